@@ -1,0 +1,1 @@
+// Node host: see README. (filled in by the CLI work)

@@ -1,0 +1,50 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { testDatabases } from './testing.js'
+
+describe.each(testDatabases())('database on $name', ({ name, open }) => {
+  it('answers queries with dates as strings and int8 as numbers', async () => {
+    const database = await open()
+    try {
+      expect(database.dialect).toBe(name)
+      expect(await database.ping()).toBe(true)
+      const { rows } = await sql<{
+        d: string
+        n: number
+      }>`select date '2024-02-01' as d, count(*) as n from (values (1), (2)) v(x)`.execute(
+        database.db,
+      )
+      expect(rows[0]).toEqual({ d: '2024-02-01', n: 2 })
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('refuses a held lock and frees it afterwards', async () => {
+    const database = await open()
+    try {
+      let inner: unknown
+      const outer = await database.tryWithLock('job', async () => {
+        inner = await database.tryWithLock('job', async () => 'nested')
+        return 'outer'
+      })
+      expect(outer).toEqual({ acquired: true, value: 'outer' })
+      expect(inner).toEqual({ acquired: false })
+      expect(await database.tryWithLock('job', async () => 1)).toEqual({ acquired: true, value: 1 })
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('frees the lock when the work throws', async () => {
+    const database = await open()
+    try {
+      await expect(
+        database.tryWithLock('job', async () => Promise.reject(new Error('boom'))),
+      ).rejects.toThrow('boom')
+      expect(await database.tryWithLock('job', async () => 2)).toEqual({ acquired: true, value: 2 })
+    } finally {
+      await database.close()
+    }
+  })
+})

@@ -1,0 +1,5 @@
+export type { Database, DialectName, LockResult } from './database.js'
+export type { DatabaseConfig } from './database-config.js'
+export { openDatabase } from './open-database.js'
+export { openPgliteDatabase } from './pglite-database.js'
+export { openPostgresDatabase } from './postgres-database.js'

@@ -1,0 +1,47 @@
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import type { Database, LockResult } from './database.js'
+
+const DATE_OID = 1082
+const INT8_OID = 20
+
+/**
+ * Opens an embedded PGlite database, persisted in `dataDir` or in memory. PGlite has a single
+ * connection, so locks are in-process: every handler sharing this object shares its locks.
+ */
+export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
+  })
+  const db = new Kysely({ dialect: new PGliteDialect(pglite) })
+  const held = new Set<string>()
+
+  async function tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>> {
+    if (held.has(name)) return { acquired: false }
+    held.add(name)
+    try {
+      return { acquired: true, value: await fn() }
+    } finally {
+      held.delete(name)
+    }
+  }
+
+  return {
+    db,
+    dialect: 'pglite',
+    tryWithLock,
+    async ping() {
+      try {
+        await pglite.query('select 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    async close() {
+      await db.destroy()
+    },
+  }
+}

@@ -1,0 +1,66 @@
+import { Kysely } from 'kysely'
+import { PostgresJSDialect } from 'kysely-postgres-js'
+import postgres from 'postgres'
+import type { Database, LockResult } from './database.js'
+
+const DATE_OID = 1082
+const INT8_OID = 20
+
+/** Opens a pooled PostgreSQL connection through postgres.js and kysely-postgres-js. */
+export function openPostgresDatabase(url: string, maxConnections = 10): Database {
+  const sql = postgres(url, {
+    max: maxConnections,
+    onnotice: () => {},
+    // Same value shapes as PGlite: dates stay 'YYYY-MM-DD' strings (no time-zone shifts),
+    // counts and other int8 values come back as numbers.
+    types: {
+      // A new key, so the built-in handler keeps parsing timestamps into Date objects.
+      dateOnly: {
+        to: DATE_OID,
+        from: [DATE_OID],
+        serialize: (v: string) => v,
+        parse: (v: string) => v,
+      },
+      int8: {
+        to: INT8_OID,
+        from: [INT8_OID],
+        serialize: (v: number | bigint) => String(v),
+        parse: (v: string) => Number(v),
+      },
+    },
+  })
+  const db = new Kysely({ dialect: new PostgresJSDialect({ postgres: sql }) })
+
+  async function tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>> {
+    // A session lock needs one connection held for the whole run; the work itself uses the pool.
+    const conn = await sql.reserve()
+    try {
+      const [row] = await conn`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as ok`
+      if (!row?.ok) return { acquired: false }
+      try {
+        return { acquired: true, value: await fn() }
+      } finally {
+        await conn`select pg_advisory_unlock(hashtextextended(${name}, 0))`
+      }
+    } finally {
+      conn.release()
+    }
+  }
+
+  return {
+    db,
+    dialect: 'postgres',
+    tryWithLock,
+    async ping() {
+      try {
+        await sql`select 1`
+        return true
+      } catch {
+        return false
+      }
+    },
+    async close() {
+      await db.destroy()
+    },
+  }
+}

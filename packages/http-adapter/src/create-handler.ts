@@ -1,0 +1,116 @@
+import { cors } from 'itty-router'
+import { type CalApiOptions, createCalApi } from './cal/index.js'
+import { errorResponse } from './error-response.js'
+import { HttpError } from './http-error.js'
+import { createKcoreApi, type KcoreApiOptions } from './kcore/index.js'
+import { mountApi } from './mount-api.js'
+import { MAX_BODY_BYTES } from './read-json-body.js'
+import type { Api } from './route.js'
+
+/** One structured log line per request. */
+export interface RequestLogEntry {
+  method: string
+  path: string
+  status: number
+  duration_ms: number
+}
+
+/** Options of {@link createHandler}. Nothing here is read from the environment. */
+export interface HandlerOptions {
+  /** The k-core trends API under `/api`; omitted → not served. */
+  kcore?: KcoreApiOptions
+  /** The calendar API under `/cal/events/v1`; omitted → not served. */
+  cal?: CalApiOptions
+  /** Allowed CORS origins; default none (no CORS headers). */
+  corsOrigins?: string[]
+  /** Receives one entry per request; default: no logging. */
+  log?: (entry: RequestLogEntry) => void
+  /** Receives errors that became a 500, for the host's logs (never sent to clients). */
+  onError?: (error: unknown) => void
+}
+
+/** The fetch-style handler, plus `close()` to stop what the APIs run in the background. */
+export interface Handler {
+  (request: Request): Promise<Response>
+  close(): Promise<void>
+}
+
+/**
+ * Creates the one handler serving both APIs. It runs unchanged under Node, Bun and Deno: mount
+ * it with any server that speaks `Request`/`Response`.
+ */
+export function createHandler(options: HandlerOptions): Handler {
+  const apis: Api[] = []
+  if (options.kcore) apis.push(createKcoreApi(options.kcore))
+  if (options.cal) apis.push(createCalApi(options.cal))
+  const mounted = apis.map((api) => ({ api, fetch: mountApi(api) }))
+  const corsPair = options.corsOrigins?.length
+    ? cors({
+        origin: options.corsOrigins,
+        exposeHeaders: [
+          'X-CAL-Total',
+          'X-CAL-TotalPages',
+          'X-TEC-Total',
+          'X-TEC-TotalPages',
+          'Location',
+        ],
+      })
+    : undefined
+
+  async function route(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname
+    const target = mounted.find(({ api }) => path === api.base || path.startsWith(`${api.base}/`))
+    const style = target?.api.errorStyle ?? 'plain'
+    try {
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+        throw new HttpError(
+          413,
+          'payload_too_large',
+          `Request body exceeds ${MAX_BODY_BYTES} bytes`,
+        )
+      }
+      if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
+      const response = await target.fetch(request)
+      if (response.status >= 500)
+        options.onError?.(new Error(`${request.method} ${path} answered ${response.status}`))
+      return response
+    } catch (error) {
+      if (!(error instanceof HttpError)) options.onError?.(error)
+      return errorResponse(error, style)
+    }
+  }
+
+  const handler = async (incoming: Request): Promise<Response> => {
+    const started = performance.now()
+    const isHead = incoming.method === 'HEAD'
+    const request = isHead ? new Request(incoming, { method: 'GET' }) : incoming
+    let response = corsPair?.preflight(request) ?? (await route(request))
+    if (corsPair) response = corsPair.corsify(response, request)
+    response = withHeader(response, 'x-content-type-options', 'nosniff')
+    if (isHead) response = new Response(null, response)
+    options.log?.({
+      method: incoming.method,
+      path: new URL(incoming.url).pathname,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    })
+    return response
+  }
+  return Object.assign(handler, {
+    async close() {
+      await Promise.all(apis.map((api) => api.close?.()))
+    },
+  })
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value)
+    return response
+  } catch {
+    // Immutable headers (e.g. a response from fetch): copy once.
+    const copy = new Response(response.body, response)
+    copy.headers.set(name, value)
+    return copy
+  }
+}

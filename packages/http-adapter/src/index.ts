@@ -1,0 +1,15 @@
+export { type CalApiOptions, createCalApi } from './cal/index.js'
+export {
+  createHandler,
+  type Handler,
+  type HandlerOptions,
+  type RequestLogEntry,
+} from './create-handler.js'
+export { type ErrorStyle, errorResponse } from './error-response.js'
+export { type ErrorDetail, HttpError, type HttpErrorOptions } from './http-error.js'
+export { JSON_CONTENT_TYPE, jsonResponse } from './json-response.js'
+export { createKcoreApi, type KcoreApiOptions } from './kcore/index.js'
+export { openApiDocument } from './openapi.js'
+export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
+export type { Api, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
+export { route } from './route.js'

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { HttpError } from './http-error.js'
+import { jsonResponse } from './json-response.js'
+import { mountApi } from './mount-api.js'
+import { openApiDocument } from './openapi.js'
+import { type Api, route } from './route.js'
+
+const api: Api = {
+  base: '/t',
+  title: 'test',
+  version: '1',
+  errorStyle: 'plain',
+  invalidInput: (part, issues) =>
+    new HttpError(400, 'invalid_request', `bad ${part}`, {
+      details: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    }),
+  routes: [
+    route({
+      method: 'GET',
+      path: '/items/:id',
+      summary: 'one item',
+      params: z.object({ id: z.coerce.number().int() }),
+      query: z.object({ q: z.string().optional() }),
+      handle: ({ params, query }) => jsonResponse({ id: params.id, q: query.q ?? null }),
+    }),
+    route({
+      method: 'POST',
+      path: '/items',
+      summary: 'make one',
+      body: z.object({ name: z.string() }),
+      handle: ({ body }) => jsonResponse(body, 201),
+    }),
+  ],
+}
+const fetch = mountApi(api)
+const call = (path: string, init?: RequestInit) => fetch(new Request(`http://x${path}`, init))
+
+describe('mountApi', () => {
+  it('validates params and query and passes typed values', async () => {
+    const res = await call('/t/items/7?q=a&extra=1')
+    expect(await res.json()).toEqual({ id: 7, q: 'a' })
+    const bad = await call('/t/items/seven')
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ error: 'invalid_request', details: [{ path: 'id' }] })
+  })
+
+  it('answers 405 with Allow for a known path and 404 for an unknown one', async () => {
+    const res = await call('/t/items/7', { method: 'DELETE' })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('GET, HEAD')
+    expect((await call('/t/nothing')).status).toBe(404)
+  })
+
+  it('refuses non-JSON and malformed bodies with 415 and 400', async () => {
+    const text = await call('/t/items', {
+      method: 'POST',
+      body: '{"name":"a"}',
+      headers: { 'content-type': 'text/plain' },
+    })
+    expect(text.status).toBe(415)
+    const broken = await call('/t/items', {
+      method: 'POST',
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(broken.status).toBe(400)
+    const ok = await call('/t/items', {
+      method: 'POST',
+      body: '{"name":"a"}',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(ok.status).toBe(201)
+  })
+
+  it('refuses a body over 1 MiB with 413 even without a content-length', async () => {
+    const big = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(`{"name":"${'x'.repeat(1024 * 1024)}"}`))
+        c.close()
+      },
+    })
+    const res = await call('/t/items', {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit)
+    expect(res.status).toBe(413)
+  })
+
+  it('documents every route in OpenAPI 3.1 from the same schemas', () => {
+    const doc = openApiDocument(api)
+    expect(doc.openapi).toBe('3.1.0')
+    const get = doc.paths['/t/items/{id}']?.get as { parameters: { name: string; in: string }[] }
+    expect(get.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:q'])
+    expect(doc.paths['/t/items']?.post).toHaveProperty('requestBody')
+  })
+})

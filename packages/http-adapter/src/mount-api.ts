@@ -1,0 +1,93 @@
+import { Router } from 'itty-router'
+import type { z } from 'zod'
+import { errorResponse } from './error-response.js'
+import { HttpError } from './http-error.js'
+import { readJsonBody } from './read-json-body.js'
+import type { Api, InputPart, Route } from './route.js'
+
+type ApiFetch = (request: Request) => Promise<Response>
+
+/**
+ * Builds the router of one API: every route with its validation, then a 405 (with `Allow`)
+ * for each known path under a method it lacks, then a 404 for everything else under the base.
+ */
+export function mountApi(api: Api): ApiFetch {
+  const router = Router({
+    base: api.base,
+    catch: (error: unknown) => errorResponse(error, api.errorStyle),
+  })
+  const methodsByPath = new Map<string, string[]>()
+  for (const r of api.routes) {
+    const methods = methodsByPath.get(r.path) ?? []
+    methods.push(r.method)
+    methodsByPath.set(r.path, methods)
+    router[r.method.toLowerCase() as 'get'](
+      r.path,
+      (request: Request & { params: Record<string, string> }) => runRoute(api, r, request),
+    )
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : [])])].join(
+      ', ',
+    )
+    router.all(path, (request: Request) => {
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${allow}`,
+        {
+          headers: { allow },
+        },
+      )
+    })
+  }
+  router.all('*', (request: Request) => {
+    throw new HttpError(
+      404,
+      'not_found',
+      `No route for ${request.method} ${new URL(request.url).pathname}`,
+    )
+  })
+  return async (request) => (await router.fetch(request)) as Response
+}
+
+async function runRoute(api: Api, r: Route, request: Request & { params: Record<string, string> }) {
+  const url = new URL(request.url)
+  const params = validate(api, 'params', r.params, decodeParams(request.params))
+  const query = validate(api, 'query', r.query, queryObject(url))
+  const body = r.body ? validate(api, 'body', r.body, await readJsonBody(request)) : undefined
+  return r.handle({ params, query, body, request, url })
+}
+
+function validate(api: Api, part: InputPart, schema: z.ZodType | undefined, value: unknown) {
+  if (!schema) return value
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  throw api.invalidInput(part, result.error.issues)
+}
+
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(raw)) {
+    try {
+      out[key] = decodeURIComponent(value)
+    } catch {
+      throw new HttpError(
+        400,
+        'invalid_path',
+        `Path segment '${key}' is not valid percent-encoding`,
+      )
+    }
+  }
+  return out
+}
+
+/** Query string as an object; a repeated key becomes an array. No prototype, so `__proto__` is data. */
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null)
+  for (const [key, value] of url.searchParams) {
+    const prev = out[key]
+    out[key] = prev === undefined ? value : ([] as string[]).concat(prev, value)
+  }
+  return out
+}

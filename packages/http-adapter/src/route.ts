@@ -1,0 +1,65 @@
+import type { z } from 'zod'
+import type { ErrorStyle } from './error-response.js'
+import type { HttpError } from './http-error.js'
+
+/** HTTP methods the APIs route. HEAD is served by the GET route of the same path. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** What a route handler receives, already validated by the route's schemas. */
+export interface RouteInput<P, Q, B> {
+  params: P
+  query: Q
+  body: B
+  request: Request
+  url: URL
+}
+
+/**
+ * One endpoint: method, path (itty-router syntax, relative to the API base), the zod schemas
+ * that validate its input, and the handler. The same object feeds the router, the validation,
+ * the OpenAPI document and the calendar's discovery index, so they never disagree.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: defaults let heterogeneous routes share one array
+export interface Route<P = any, Q = any, B = any> {
+  method: Method
+  path: string
+  summary: string
+  description?: string
+  params?: z.ZodType<P>
+  query?: z.ZodType<Q>
+  /** Validates the parsed JSON body; an empty body arrives as `undefined`. */
+  body?: z.ZodType<B>
+  /** Response schemas by status, for the OpenAPI document. */
+  responses?: Record<number, { description: string; schema?: z.ZodType }>
+  handle(input: RouteInput<P, Q, B>): Response | Promise<Response>
+}
+
+/** Identity helper that infers a route's input types from its schemas. */
+export function route<P = undefined, Q = undefined, B = undefined>(
+  definition: Route<P, Q, B>,
+): Route<P, Q, B> {
+  return definition
+}
+
+/** Part of the request a validation issue is about. */
+export type InputPart = 'params' | 'query' | 'body'
+
+/** A zod issue reduced to what error envelopes need. */
+export interface InputIssue {
+  path: PropertyKey[]
+  message: string
+}
+
+/** One API mounted under a base path with its own error style. */
+export interface Api {
+  /** e.g. `/api` or `/cal/events/v1`. */
+  base: string
+  title: string
+  version: string
+  errorStyle: ErrorStyle
+  routes: Route[]
+  /** Turns validation issues into the API's own 400 error. */
+  invalidInput(part: InputPart, issues: InputIssue[]): HttpError
+  /** Releases what the API holds (e.g. stops its scheduler). */
+  close?(): Promise<void>
+}
