@@ -1,0 +1,103 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+// Starts each example host for real (Node, Bun and Deno from their npm packages) on an
+// embedded PGlite database and calls both APIs through it. Needs the packages built
+// (`pnpm test` builds first).
+const examples = fileURLToPath(new URL('..', import.meta.url))
+const bin = (name: string) => join(examples, 'node_modules', '.bin', name)
+const sample = fileURLToPath(new URL('../data/19980101.as-rel.txt.bz2', import.meta.url))
+
+const runtimes = [
+  { name: 'node', command: process.execPath, args: ['--import', 'tsx', 'node-server.ts'] },
+  { name: 'bun', command: bin('bun'), args: ['bun-server.ts'] },
+  { name: 'deno', command: bin('deno'), args: ['run', '-A', 'deno-server.ts'] },
+]
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+
+async function waitForHealth(base: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 90_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
+    try {
+      const res = await fetch(`${base}/api/health`)
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`server did not become healthy:\n${output()}`)
+}
+
+const temps: string[] = []
+afterAll(async () => {
+  await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+describe.each(runtimes)('the $name host', ({ command, args }) => {
+  it('serves health, a trend and a calendar list from one handler', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'kcore-rt-'))
+    const seedDir = await mkdtemp(join(tmpdir(), 'kcore-seed-'))
+    temps.push(dataDir, seedDir)
+    await copyFile(sample, join(seedDir, '19980101.as-rel.txt.bz2'))
+    const port = await freePort()
+    const child = spawn(command, args, {
+      cwd: examples,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        KCORE_DATA_DIR: dataDir,
+        KCORE_SEED_DIR: seedDir,
+        KCORE_SCHEDULER_ENABLED: 'false',
+        KCORE_LOG_LEVEL: 'warn',
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout?.on('data', (d) => (output += d))
+    child.stderr?.on('data', (d) => (output += d))
+    const base = `http://127.0.0.1:${port}`
+    try {
+      await waitForHealth(base, child, () => output)
+      const health = await (await fetch(`${base}/api/health`)).json()
+      expect(health).toMatchObject({
+        status: 'healthy',
+        data_status: 'available',
+        database: { dialect: 'pglite' },
+      })
+
+      const trend = await fetch(`${base}/api/trends/701?ip_version=ipv4`)
+      expect(trend.status).toBe(200)
+      const body = (await trend.json()) as { trend_data: { date: string; shell_index: number }[] }
+      expect(body.trend_data.map((p) => p.date)).toEqual(['1998-01-01'])
+      expect(body.trend_data[0]?.shell_index).toBeGreaterThan(0)
+
+      const events = await fetch(`${base}/cal/events/v1/events`)
+      expect(events.status).toBe(200)
+      expect(Number(events.headers.get('x-cal-total'))).toBeGreaterThan(0)
+      const list = (await events.json()) as { events: { title: string }[] }
+      expect(list.events.length).toBeGreaterThan(0)
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)))
+    }
+  }, 180_000)
+})

@@ -1,0 +1,81 @@
+import { createCalStore } from '@cal/store'
+import { type Database, openDatabase } from '@kcore/db'
+import { createProvider } from '@kcore/engine'
+import { createHandler, type Handler } from '@kcore/http-adapter'
+import { createKcoreStore, type KcoreStore } from '@kcore/store'
+import pkg from '../package.json' with { type: 'json' }
+import type { Config } from './config.js'
+import { createLogger, type Logger } from './logger.js'
+import { seedEmptyStores } from './seed.js'
+
+/** A ready service: the handler over migrated (and, on first start, seeded) stores. */
+export interface App {
+  readonly handler: Handler
+  readonly database: Database
+  readonly kcoreStore: KcoreStore
+  /** Stops the scheduler and closes the database. */
+  close(): Promise<void>
+}
+
+/** Opens the configured database and runs both stores' migrations. */
+export async function openStores(config: Config) {
+  const database = await openDatabase(
+    config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
+  )
+  try {
+    const kcore = createKcoreStore(database)
+    const cal = createCalStore(database)
+    await kcore.migrate()
+    await cal.migrate()
+    return { database, kcore, cal }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}
+
+/**
+ * Builds the whole service from a validated {@link Config}: the host (Node, Bun, Deno) only
+ * has to serve `app.handler`. Seeds sample data into an empty embedded database unless
+ * `config.seed` is false.
+ */
+export async function createApp(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+): Promise<App> {
+  const { database, kcore, cal } = await openStores(config)
+  try {
+    if (config.seed && database.dialect === 'pglite') {
+      await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
+    }
+    const handler = createHandler({
+      kcore: {
+        store: kcore,
+        provider: createProvider({ baseUrl: config.providerUrl }),
+        version: pkg.version,
+        adminToken: config.adminToken,
+        scheduler: { enabled: config.schedulerEnabled, schedule: config.schedule },
+        onError: (error) => log.error('scheduled update failed', { error: String(error) }),
+      },
+      cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone },
+      corsOrigins: config.corsOrigins,
+      log: (entry) => log.info('request', { ...entry }),
+      onError: (error) =>
+        log.error('request failed', {
+          error: error instanceof Error ? error.stack : String(error),
+        }),
+    })
+    return {
+      handler,
+      database,
+      kcoreStore: kcore,
+      async close() {
+        await handler.close()
+        await database.close()
+      },
+    }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod'
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes')
+const list = z
+  .union([z.array(z.string()), z.string()])
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+const validZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Every setting, with its environment variable, flag name and default. */
+const schema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  host: z.string().min(1).default('0.0.0.0'),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  dataDir: z.string().min(1).default('./.kcore-data'),
+  providerUrl: z
+    .string()
+    .refine(
+      (v) => /^(https?|file):\/\//.test(v) && URL.canParse(v),
+      'must be an http(s):// or file:// URL',
+    )
+    .default('https://publicdata.caida.org/datasets/as-relationships/'),
+  schedule: z.string().min(1).default('0 6 * * *'),
+  schedulerEnabled: bool.default(true),
+  seed: bool.default(true),
+  seedDir: z.string().min(1).optional(),
+  adminToken: z.string().min(1).optional(),
+  calTokens: list.default([]),
+  calTimezone: z.string().refine(validZone, 'must be an IANA time zone').default('UTC'),
+  corsOrigins: list.default([]),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+})
+
+/** Validated configuration of the `kcore` command and of {@link createApp}. */
+export type Config = z.output<typeof schema>
+/** Settings as given on the command line (flag values win over the environment). */
+export type ConfigFlags = Partial<Record<keyof Config, unknown>>
+
+/** Environment variable of each setting. */
+export const ENV_NAMES: Record<keyof Config, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  databaseUrl: 'DATABASE_URL',
+  dataDir: 'KCORE_DATA_DIR',
+  providerUrl: 'KCORE_PROVIDER_URL',
+  schedule: 'KCORE_SCHEDULE',
+  schedulerEnabled: 'KCORE_SCHEDULER_ENABLED',
+  seed: 'KCORE_SEED',
+  seedDir: 'KCORE_SEED_DIR',
+  adminToken: 'KCORE_ADMIN_TOKEN',
+  calTokens: 'CAL_API_TOKENS',
+  calTimezone: 'CAL_TIMEZONE',
+  corsOrigins: 'KCORE_CORS_ORIGINS',
+  logLevel: 'KCORE_LOG_LEVEL',
+}
+
+/** A setting that does not validate; its message is one line naming the setting. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+
+/**
+ * Reads the configuration: flags over environment over defaults. Empty environment values
+ * count as unset. Throws {@link ConfigError} naming the first invalid setting.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  flags: ConfigFlags = {},
+): Config {
+  const raw: Record<string, unknown> = {}
+  const origin: Record<string, string> = {}
+  for (const [key, envName] of Object.entries(ENV_NAMES)) {
+    const flag = flags[key as keyof Config]
+    const fromEnv = env[envName]
+    if (flag !== undefined) {
+      raw[key] = flag
+      origin[key] = flagName(key)
+    } else if (fromEnv !== undefined && fromEnv !== '') {
+      raw[key] = fromEnv
+      origin[key] = envName
+    }
+  }
+  const result = schema.safeParse(raw)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const key = String(issue?.path[0] ?? '')
+  const name = origin[key] ?? ENV_NAMES[key as keyof Config] ?? key
+  const shown = raw[key] === undefined ? '' : ` (got ${JSON.stringify(raw[key])})`
+  throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${shown}`)
+}

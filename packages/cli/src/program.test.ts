@@ -1,0 +1,116 @@
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { type CliIo, main } from './program.js'
+
+const caida = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))
+const temps: string[] = []
+afterAll(async () => {
+  await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+async function run(args: string[], env: Record<string, string> = {}, isTTY = false) {
+  let stdout = ''
+  let stderr = ''
+  const io: CliIo = {
+    env: { KCORE_LOG_LEVEL: 'silent', ...env },
+    stdout: { isTTY, write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+  }
+  const code = await main(args, io)
+  return { code, stdout, stderr }
+}
+
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'kcore-cli-'))
+  temps.push(dir)
+  return dir
+}
+
+describe('kcore command line', () => {
+  it.each([
+    [['--help']],
+    [['serve', '--help']],
+    [['migrate', '--help']],
+    [['ingest', '--help']],
+    [['backfill', '--help']],
+  ])('%j prints help and exits 0', async (args) => {
+    const { code, stdout } = await run(args)
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/Usage: kcore/)
+  })
+
+  it.each([
+    [['frobnicate']],
+    [['ingest']],
+    [['serve', '--bogus']],
+    [['backfill', '--from', '2024-13']],
+    [['backfill', '--ip-version', 'ipv5']],
+    [['ingest', 'a.bz2', 'b.bz2', '--date', '2024-01-01']],
+  ])('%j is a usage error (exit 2)', async (args) => {
+    const { code, stderr } = await run(args)
+    expect(code).toBe(2)
+    expect(stderr).not.toBe('')
+  })
+
+  it('stops with one line naming an invalid setting (exit 2)', async () => {
+    const { code, stderr } = await run(['migrate'], {
+      KCORE_DATA_DIR: '',
+      DATABASE_URL: 'mysql://nope',
+    })
+    expect(code).toBe(2)
+    expect(stderr.trim()).toMatch(/^kcore: Invalid configuration: DATABASE_URL/)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('migrates, ingests local files and reports failures with exit 1', async () => {
+    const dataDir = await tempDir()
+    expect((await run(['migrate', '--data-dir', dataDir])).code).toBe(0)
+    const ok = await run(['ingest', '--data-dir', dataDir, join(caida, '19980101.as-rel.txt.bz2')])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(/ipv4 1998-01-01, 3233 ASes, max shell \d+/)
+    const missing = await run([
+      'ingest',
+      '--data-dir',
+      dataDir,
+      join(dataDir, 'nope.as-rel.txt.bz2'),
+    ])
+    expect(missing.code).toBe(1)
+  })
+
+  it('backfills from a file:// provider with plain progress lines', async () => {
+    const dataDir = await tempDir()
+    const mirror = await tempDir()
+    await mkdir(join(mirror, 'serial-1'))
+    for (const name of ['19980101.as-rel.txt.bz2', '19990201.as-rel.txt.bz2']) {
+      await copyFile(join(caida, name), join(mirror, 'serial-1', name))
+    }
+    const provider = `file://${mirror}/`
+    const first = await run([
+      'backfill',
+      '--data-dir',
+      dataDir,
+      '--provider-url',
+      provider,
+      '--ip-version',
+      'ipv4',
+    ])
+    expect(first.code).toBe(0)
+    expect(first.stdout).toMatch(/ipv4 1998-01-01 1\/2 ok/)
+    expect(first.stdout).toMatch(/ipv4 1999-02-01 2\/2 ok/)
+    expect(first.stdout).toMatch(/ipv4: 2 added, latest 1999-02-01/)
+    const second = await run([
+      'backfill',
+      '--data-dir',
+      dataDir,
+      '--provider-url',
+      provider,
+      '--from',
+      '1999-01',
+    ])
+    expect(second.code).toBe(0)
+    expect(second.stdout).toMatch(/ipv4: 0 added/)
+  })
+})

@@ -1,0 +1,161 @@
+import type { IpVersion } from '@kcore/engine'
+import { ingestFile } from '@kcore/store'
+import { Command, CommanderError, Option } from 'commander'
+import pkg from '../package.json' with { type: 'json' }
+import { openStores } from './app.js'
+import { runBackfill } from './backfill.js'
+import { type Config, ConfigError, type ConfigFlags, loadConfig } from './config.js'
+import { runServer } from './serve.js'
+
+/** Exit codes of the `kcore` command. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const
+
+/** Where the command reads its environment and writes its output. */
+export interface CliIo {
+  env: Record<string, string | undefined>
+  stdout: { isTTY?: boolean; write(text: string): unknown }
+  stderr: { write(text: string): unknown }
+}
+
+class UsageError extends Error {}
+
+const IP_VERSIONS = ['ipv4', 'ipv6', 'both'] as const
+const versionsOf = (v: (typeof IP_VERSIONS)[number]): IpVersion[] =>
+  v === 'both' ? ['ipv4', 'ipv6'] : [v]
+
+function databaseOptions(command: Command): Command {
+  return command
+    .option('--database-url <url>', 'PostgreSQL URL (env DATABASE_URL); default: embedded PGlite')
+    .option('--data-dir <dir>', 'PGlite data directory (env KCORE_DATA_DIR)', undefined)
+    .option('--log-level <level>', 'debug | info | warn | error | silent (env KCORE_LOG_LEVEL)')
+}
+
+function configFrom(io: CliIo, opts: Record<string, unknown>): Config {
+  const flags: ConfigFlags = {}
+  for (const [key, value] of Object.entries(opts))
+    if (value !== undefined) flags[key as keyof Config] = value
+  return loadConfig(io.env, flags)
+}
+
+function buildProgram(io: CliIo, done: (code: number) => void): Command {
+  const program = new Command('kcore')
+    .description('AS k-core trends and calendar events: one service, two JSON APIs.')
+    .version(pkg.version)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError('(run with --help for usage)')
+
+  databaseOptions(
+    program
+      .command('serve')
+      .description('Start the HTTP server (what `pnpm start` runs).')
+      .option('-p, --port <port>', 'port (env PORT, default 8080)')
+      .option('--host <host>', 'interface (env HOST, default 0.0.0.0)')
+      .option('--provider-url <url>', 'data provider base URL (env KCORE_PROVIDER_URL)')
+      .option('--schedule <cron>', 'five-field cron, UTC (env KCORE_SCHEDULE, default "0 6 * * *")')
+      .option(
+        '--no-scheduler-enabled',
+        'disable the update scheduler (env KCORE_SCHEDULER_ENABLED=false)',
+      )
+      .option(
+        '--no-seed',
+        'do not seed sample data into an empty embedded database (env KCORE_SEED=false)',
+      ),
+  ).action(async (opts) => {
+    // Commander sets negatable flags to true when absent; only an explicit --no-* counts.
+    if (opts.schedulerEnabled === true) opts.schedulerEnabled = undefined
+    if (opts.seed === true) opts.seed = undefined
+    await runServer(configFrom(io, opts))
+    done(EXIT.ok)
+  })
+
+  databaseOptions(
+    program.command('migrate').description('Create or update the database tables of both APIs.'),
+  ).action(async (opts) => {
+    const { database } = await openStores(configFrom(io, opts))
+    await database.close()
+    io.stdout.write('migrations applied\n')
+    done(EXIT.ok)
+  })
+
+  databaseOptions(
+    program
+      .command('ingest')
+      .description(
+        'Ingest local CAIDA AS-relationship files (IP version and date from the file name).',
+      )
+      .argument('<files...>', 'CAIDA files, e.g. 20240101.as-rel.txt.bz2')
+      .addOption(
+        new Option('--ip-version <version>', 'override the IP version').choices(['ipv4', 'ipv6']),
+      )
+      .option('--date <YYYY-MM-DD>', 'override the snapshot date (one file only)'),
+  ).action(async (files: string[], opts) => {
+    const { ipVersion, date, ...rest } = opts
+    if (date !== undefined && files.length !== 1)
+      throw new UsageError('--date needs exactly one FILE')
+    if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date))
+      throw new UsageError('--date must be YYYY-MM-DD')
+    const { database, kcore } = await openStores(configFrom(io, rest))
+    try {
+      for (const file of files) {
+        const info = await ingestFile(kcore, file, { ipVersion, date })
+        io.stdout.write(
+          `${file}: ${info.ipVersion} ${info.date}, ${info.asns} ASes, max shell ${info.maxShell}\n`,
+        )
+      }
+    } finally {
+      await database.close()
+    }
+    done(EXIT.ok)
+  })
+
+  databaseOptions(
+    program
+      .command('backfill')
+      .description('Ingest every snapshot the provider lists that is not stored yet.')
+      .option('--from <YYYY-MM>', 'only snapshots from this month on')
+      .addOption(
+        new Option('--ip-version <version>', 'which IP version')
+          .choices(IP_VERSIONS)
+          .default('both'),
+      )
+      .option('--provider-url <url>', 'data provider base URL (env KCORE_PROVIDER_URL)'),
+  ).action(async (opts) => {
+    const { from, ipVersion, ...rest } = opts
+    if (from !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(from))
+      throw new UsageError('--from must be YYYY-MM')
+    const ok = await runBackfill(
+      configFrom(io, rest),
+      { ipVersions: versionsOf(ipVersion), from: from ? `${from}-01` : undefined },
+      io.stdout,
+    )
+    done(ok ? EXIT.ok : EXIT.failure)
+  })
+  return program
+}
+
+/**
+ * Runs the `kcore` command line and resolves with its exit code: 0 ok, 1 failure, 2 usage
+ * (bad flags, arguments or configuration).
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let code: number = EXIT.ok
+  const program = buildProgram(io, (c) => {
+    code = c
+  })
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return code
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version "fail" with exit code 0; everything else commander raises is usage.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage
+    }
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      io.stderr.write(`kcore: ${error.message}\n`)
+      return EXIT.usage
+    }
+    io.stderr.write(`kcore: ${error instanceof Error ? error.message : String(error)}\n`)
+    return EXIT.failure
+  }
+}
