@@ -1,0 +1,68 @@
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely'
+
+/** Kysely's bookkeeping tables for this package (apart from every other package's). */
+export const MIGRATION_TABLE = 'kcore_migration'
+export const MIGRATION_LOCK_TABLE = 'kcore_migration_lock'
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema exists
+type AnyDb = Kysely<any>
+
+const initial: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('kcore_snapshot')
+      .addColumn('ip_version', 'text', (c) =>
+        c.notNull().check(sql`ip_version in ('ipv4', 'ipv6')`),
+      )
+      .addColumn('date', 'date', (c) => c.notNull())
+      .addColumn('max_shell_index', 'integer', (c) => c.notNull())
+      .addColumn('unique_asns', 'integer', (c) => c.notNull())
+      .addColumn('link_count', 'integer', (c) => c.notNull())
+      .addColumn('source', 'text')
+      .addColumn('metadata', 'jsonb')
+      .addColumn('ingested_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+      .addPrimaryKeyConstraint('kcore_snapshot_pk', ['ip_version', 'date'])
+      .execute()
+
+    for (const version of ['ipv4', 'ipv6']) {
+      // Primary key (asn, date): a trend is one index range scan per ASN, already in date order.
+      await db.schema
+        .createTable(`kcore_shell_${version}`)
+        .addColumn('asn', 'bigint', (c) => c.notNull())
+        .addColumn('date', 'date', (c) => c.notNull())
+        .addColumn('shell_index', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint(`kcore_shell_${version}_pk`, ['asn', 'date'])
+        .execute()
+      // Replacing or dropping one snapshot deletes by date; btree deduplication keeps it small.
+      await db.schema
+        .createIndex(`kcore_shell_${version}_date_idx`)
+        .on(`kcore_shell_${version}`)
+        .column('date')
+        .execute()
+      // Distinct ASNs of the version: `total_asns` and "is this ASN known" without a big scan.
+      await db.schema
+        .createTable(`kcore_asn_${version}`)
+        .addColumn('asn', 'bigint', (c) => c.notNull().primaryKey())
+        .execute()
+    }
+  },
+  async down(db: AnyDb) {
+    for (const version of ['ipv4', 'ipv6']) {
+      await db.schema.dropTable(`kcore_asn_${version}`).execute()
+      await db.schema.dropTable(`kcore_shell_${version}`).execute()
+    }
+    await db.schema.dropTable('kcore_snapshot').execute()
+  },
+}
+
+/** The migrations of `@kcore/store`, in order. Names never change once released. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+}
+
+/** A static, in-code migration provider (no file system look-ups, works in every runtime). */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations
+  },
+}

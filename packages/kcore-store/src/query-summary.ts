@@ -1,0 +1,45 @@
+import type { IpVersion } from '@kcore/engine'
+import { type Kysely, sql } from 'kysely'
+import type { VersionSummary } from './kcore-store.js'
+import type { KcoreSchema } from './schema.js'
+
+/**
+ * Per-version figures from the small tables only: the snapshot table (one row per date) and
+ * the known-ASN table (one row per distinct ASN, maintained at ingest), never the shell rows.
+ */
+export async function querySummary(
+  db: Kysely<KcoreSchema>,
+): Promise<Partial<Record<IpVersion, VersionSummary>>> {
+  const { rows } = await sql<{
+    ip_version: IpVersion
+    snapshot_count: number
+    earliest: string
+    latest: string
+    max_shell_index: number
+    total_asns: number
+  }>`select n.ip_version, count(*)::int as snapshot_count, min(n.date) as earliest,
+      max(n.date) as latest, max(n.max_shell_index) as max_shell_index,
+      case n.ip_version
+        when 'ipv4' then (select count(*) from kcore_asn_ipv4)
+        else (select count(*) from kcore_asn_ipv6) end::int as total_asns
+    from kcore_snapshot n group by n.ip_version order by n.ip_version`.execute(db)
+  const summary: Partial<Record<IpVersion, VersionSummary>> = {}
+  for (const r of rows) {
+    summary[r.ip_version] = {
+      snapshot_count: r.snapshot_count,
+      date_range: [r.earliest, r.latest],
+      total_asns: r.total_asns,
+      max_shell_index: r.max_shell_index,
+    }
+  }
+  return summary
+}
+
+/** Stored snapshots over both versions. */
+export async function querySnapshotCount(db: Kysely<KcoreSchema>): Promise<number> {
+  const row = await db
+    .selectFrom('kcore_snapshot')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

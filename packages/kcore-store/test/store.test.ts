@@ -1,0 +1,293 @@
+import type { Database } from '@kcore/db'
+import { testDatabases } from '@kcore/db/testing'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createKcoreStore, type KcoreStore } from '../src/index.js'
+import { clearKcoreTables, countRows, decomposition, secondConnection } from './helpers.js'
+
+describe.each(testDatabases())('kcore store on $name', ({ open }) => {
+  let database: Database
+  let store: KcoreStore
+
+  beforeAll(async () => {
+    database = await open()
+    store = createKcoreStore(database)
+    await store.migrate()
+  })
+  afterAll(async () => {
+    await database?.close()
+  })
+  beforeEach(async () => {
+    await clearKcoreTables(database)
+  })
+
+  describe('migrate', () => {
+    it('is idempotent', async () => {
+      await store.migrate()
+      await store.migrate()
+      expect(await countRows(database, 'kcore_migration')).toBe(1)
+      expect(await store.snapshotCount()).toBe(0)
+    })
+
+    it('runs once when two stores migrate a fresh database at the same time', async () => {
+      const fresh = await open()
+      const other = await secondConnection(fresh)
+      try {
+        const a = createKcoreStore(fresh)
+        const b = createKcoreStore(other)
+        await Promise.all([a.migrate(), b.migrate(), a.migrate()])
+        expect(await countRows(fresh, 'kcore_migration')).toBe(1)
+        await a.ingest({
+          ipVersion: 'ipv4',
+          date: '2024-01-01',
+          decomposition: decomposition([[1, 1]]),
+          linkCount: 1,
+        })
+        expect(await b.storedDates('ipv4')).toEqual(['2024-01-01'])
+      } finally {
+        await other.close()
+        await fresh.close()
+      }
+    })
+  })
+
+  describe('ingest and queries', () => {
+    beforeEach(async () => {
+      await store.ingest({
+        ipVersion: 'ipv4',
+        date: '2024-02-01',
+        decomposition: decomposition([
+          [174, 3],
+          [3356, 3],
+          [64512, 1],
+          [4_200_000_000, 2],
+        ]),
+        linkCount: 5,
+        metadata: { inputClique: [174, 3356], inferredClique: [], ixpAses: [] },
+        source: '20240201.as-rel.txt.bz2',
+      })
+      await store.ingest({
+        ipVersion: 'ipv4',
+        date: '2024-01-01',
+        decomposition: decomposition([
+          [174, 7],
+          [3356, 6],
+          [65000, 1],
+        ]),
+        linkCount: 9,
+        source: '20240101.as-rel.txt.bz2',
+      })
+      await store.ingest({
+        ipVersion: 'ipv6',
+        date: '2024-01-01',
+        decomposition: decomposition([
+          [174, 2],
+          [6939, 2],
+        ]),
+        linkCount: 1,
+      })
+    })
+
+    it('lists snapshots oldest first with their figures', async () => {
+      const list = await store.snapshots('ipv4')
+      expect(list.map(({ ingested_at, ...rest }) => rest)).toEqual([
+        {
+          date: '2024-01-01',
+          max_shell_index: 7,
+          unique_asns: 3,
+          link_count: 9,
+          source: '20240101.as-rel.txt.bz2',
+        },
+        {
+          date: '2024-02-01',
+          max_shell_index: 3,
+          unique_asns: 4,
+          link_count: 5,
+          source: '20240201.as-rel.txt.bz2',
+        },
+      ])
+      for (const s of list) {
+        expect(s.ingested_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+        expect(Math.abs(Date.parse(s.ingested_at) - Date.now())).toBeLessThan(10 * 60_000)
+      }
+      expect((await store.snapshots('ipv6')).map((s) => [s.date, s.source])).toEqual([
+        ['2024-01-01', null],
+      ])
+    })
+
+    it('answers stored dates, date range and counts per version', async () => {
+      expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
+      expect(await store.storedDates('ipv6')).toEqual(['2024-01-01'])
+      expect(await store.dateRange('ipv4')).toEqual({
+        earliest: '2024-01-01',
+        latest: '2024-02-01',
+      })
+      expect(await store.snapshotCount()).toBe(3)
+    })
+
+    it('summarizes each version', async () => {
+      expect(await store.summary()).toEqual({
+        ipv4: {
+          snapshot_count: 2,
+          date_range: ['2024-01-01', '2024-02-01'],
+          total_asns: 5,
+          max_shell_index: 7,
+        },
+        ipv6: {
+          snapshot_count: 1,
+          date_range: ['2024-01-01', '2024-01-01'],
+          total_asns: 2,
+          max_shell_index: 2,
+        },
+      })
+    })
+
+    it('returns trends oldest first with full-precision normalization', async () => {
+      const trends = await store.trends('ipv4', [3356, 4_200_000_000])
+      expect(trends.get(3356)).toEqual([
+        { date: '2024-01-01', shell_index: 6, max_shell_index: 7, normalized_shell_index: 6 / 7 },
+        { date: '2024-02-01', shell_index: 3, max_shell_index: 3, normalized_shell_index: 1 },
+      ])
+      expect(trends.get(4_200_000_000)).toEqual([
+        { date: '2024-02-01', shell_index: 2, max_shell_index: 3, normalized_shell_index: 2 / 3 },
+      ])
+      expect([...trends.keys()]).toEqual([3356, 4_200_000_000])
+    })
+
+    it('keeps versions apart', async () => {
+      const v6 = await store.trends('ipv6', [174, 3356])
+      expect(v6.get(174)?.map((p) => [p.date, p.shell_index])).toEqual([['2024-01-01', 2]])
+      expect(v6.get(3356)).toEqual([])
+      expect(await store.knownAsns('ipv6', [174, 3356, 6939])).toEqual(new Set([174, 6939]))
+    })
+
+    it('filters by an inclusive date range, either end open', async () => {
+      const dates = async (range: { start?: string; end?: string }) =>
+        (await store.trends('ipv4', [174], range)).get(174)?.map((p) => p.date)
+      expect(await dates({ start: '2024-02-01' })).toEqual(['2024-02-01'])
+      expect(await dates({ end: '2024-01-01' })).toEqual(['2024-01-01'])
+      expect(await dates({ start: '2024-01-01', end: '2024-02-01' })).toEqual([
+        '2024-01-01',
+        '2024-02-01',
+      ])
+      expect(await dates({ start: '2024-01-02', end: '2024-01-31' })).toEqual([])
+      expect(await dates({ start: '2030-01-01' })).toEqual([])
+    })
+
+    it('answers unknown ASNs with empty trends and deduplicates the request', async () => {
+      const trends = await store.trends('ipv4', [99999, 174, 99999, 174])
+      expect([...trends.keys()]).toEqual([99999, 174])
+      expect(trends.get(99999)).toEqual([])
+      expect(trends.get(174)).toHaveLength(2)
+      expect(await store.trends('ipv4', [])).toEqual(new Map())
+      expect(await store.knownAsns('ipv4', [99999, 65000, 64512, 65000])).toEqual(
+        new Set([65000, 64512]),
+      )
+      expect(await store.knownAsns('ipv4', [])).toEqual(new Set())
+    })
+
+    it('rejects bad arguments before touching the database', async () => {
+      await expect(store.trends('ipv4', [-1])).rejects.toThrow(RangeError)
+      await expect(store.trends('ipv4', [1.5])).rejects.toThrow(RangeError)
+      await expect(store.trends('ipv4', [2 ** 32])).rejects.toThrow(RangeError)
+      await expect(store.trends('ipv5' as 'ipv4', [1])).rejects.toThrow(/ipVersion/)
+      await expect(store.trends('ipv4', [1], { start: '2024-02-30' })).rejects.toThrow(/start/)
+      await expect(
+        store.trends('ipv4', [1], { start: '2024-03-01', end: '2024-02-01' }),
+      ).rejects.toThrow(/after/)
+      await expect(store.knownAsns('ipv4', [Number.NaN])).rejects.toThrow(RangeError)
+    })
+
+    it('replaces a re-issued date and forgets ASNs no longer seen anywhere', async () => {
+      await store.ingest({
+        ipVersion: 'ipv4',
+        date: '2024-02-01',
+        decomposition: decomposition([
+          [174, 2],
+          [3356, 1],
+          [70000, 2],
+        ]),
+        linkCount: 3,
+        source: '20240201.as-rel.txt.bz2 (reissued)',
+      })
+      expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
+      const feb = (await store.snapshots('ipv4'))[1]
+      expect(feb).toMatchObject({ max_shell_index: 2, unique_asns: 3, link_count: 3 })
+      expect(feb?.source).toContain('reissued')
+      const trends = await store.trends('ipv4', [174, 64512, 4_200_000_000, 70000])
+      expect(trends.get(174)?.map((p) => p.shell_index)).toEqual([7, 2])
+      expect(trends.get(64512)).toEqual([])
+      expect(trends.get(70000)?.map((p) => p.normalized_shell_index)).toEqual([1])
+      expect(await store.knownAsns('ipv4', [174, 64512, 4_200_000_000, 70000, 65000])).toEqual(
+        new Set([174, 70000, 65000]),
+      )
+      expect((await store.summary()).ipv4?.total_asns).toBe(4)
+      expect(await countRows(database, 'kcore_shell_ipv4')).toBe(6)
+    })
+
+    it('leaves nothing behind when the insert fails mid-way', async () => {
+      // A trigger makes the shell insert fail after the snapshot row is already written.
+      await sql`create function kcore_test_fail() returns trigger language plpgsql as $$
+        begin if new.asn = 666 then raise exception 'injected failure'; end if; return new; end $$`.execute(
+        database.db,
+      )
+      await sql`create trigger kcore_test_fail before insert on kcore_shell_ipv4
+        for each row execute function kcore_test_fail()`.execute(database.db)
+      try {
+        const before = await store.snapshots('ipv4')
+        await expect(
+          store.ingest({
+            ipVersion: 'ipv4',
+            date: '2024-03-01',
+            decomposition: decomposition([
+              [1, 1],
+              [666, 1],
+              [1000, 1],
+            ]),
+            linkCount: 2,
+          }),
+        ).rejects.toThrow(/injected failure/)
+        // A failed replacement keeps the old version whole.
+        await expect(
+          store.ingest({
+            ipVersion: 'ipv4',
+            date: '2024-02-01',
+            decomposition: decomposition([[666, 1]]),
+            linkCount: 1,
+          }),
+        ).rejects.toThrow(/injected failure/)
+        expect(await store.snapshots('ipv4')).toEqual(before)
+        expect(await countRows(database, 'kcore_shell_ipv4')).toBe(7)
+        expect(await store.knownAsns('ipv4', [1, 666, 1000, 64512])).toEqual(new Set([64512]))
+      } finally {
+        await sql`drop trigger kcore_test_fail on kcore_shell_ipv4`.execute(database.db)
+        await sql`drop function kcore_test_fail()`.execute(database.db)
+      }
+    })
+
+    it('rejects malformed snapshots without storing anything', async () => {
+      const good = decomposition([[1, 1]])
+      const bad = [
+        { date: '2024-02-30', decomposition: good },
+        { date: '2024-03-01', decomposition: { ...good, maxShell: 5 } },
+        {
+          date: '2024-03-01',
+          decomposition: { asns: Uint32Array.of(1, 1), shells: Uint32Array.of(1, 1), maxShell: 1 },
+        },
+        { date: '2024-03-01', decomposition: { ...good, shells: Uint32Array.of(1, 2) } },
+      ]
+      for (const b of bad)
+        await expect(store.ingest({ ipVersion: 'ipv4', linkCount: 1, ...b })).rejects.toThrow(
+          RangeError,
+        )
+      expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
+    })
+  })
+
+  it('summarizes an empty store as no versions', async () => {
+    expect(await store.summary()).toEqual({})
+    expect(await store.dateRange('ipv6')).toBeNull()
+    expect(await store.snapshots('ipv6')).toEqual([])
+    expect(await store.snapshotCount()).toBe(0)
+  })
+})
