@@ -23,18 +23,7 @@ export async function queryTrends(
   for (const asn of asns) if (!result.has(asn)) result.set(asn, [])
   if (result.size === 0) return result
 
-  const { rows } = await sql<{
-    asn: number
-    date: string
-    shell_index: number
-    max_shell_index: number
-  }>`select s.asn, s.date, s.shell_index, n.max_shell_index
-    from ${sql.table(shellTable(ipVersion))} s
-    join kcore_snapshot n on n.ip_version = ${ipVersion} and n.date = s.date
-    where s.asn = any(${intArray([...result.keys()])})
-    ${range?.start !== undefined ? sql`and s.date >= ${range.start}::date` : sql``}
-    ${range?.end !== undefined ? sql`and s.date <= ${range.end}::date` : sql``}
-    order by s.asn, s.date`.execute(db)
+  const { rows } = await trendQuery(ipVersion, [...result.keys()], range).execute(db)
 
   for (const row of rows) {
     result.get(Number(row.asn))?.push({
@@ -45,4 +34,23 @@ export async function queryTrends(
     })
   }
   return result
+}
+
+/** One row of {@link trendQuery}. */
+export interface TrendRow {
+  asn: number
+  date: string
+  shell_index: number
+  max_shell_index: number
+}
+
+/** The trend SQL itself (also EXPLAINed by `bench/ingest.ts`). Arguments already validated. */
+export function trendQuery(ipVersion: IpVersion, asns: number[], range?: DateRange) {
+  return sql<TrendRow>`select s.asn, s.date, s.shell_index, n.max_shell_index
+    from ${sql.table(shellTable(ipVersion))} s
+    join kcore_snapshot n on n.ip_version = ${ipVersion} and n.date = s.date
+    where s.asn = any(${intArray(asns)})
+    ${range?.start !== undefined ? sql`and s.date >= ${range.start}::date` : sql``}
+    ${range?.end !== undefined ? sql`and s.date <= ${range.end}::date` : sql``}
+    order by s.asn, s.date`
 }
