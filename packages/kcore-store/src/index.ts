@@ -5,8 +5,6 @@
  * @packageDocumentation
  */
 
-export type { IngestFileResult } from './ingest-file.js'
-export { ingestFile } from './ingest-file.js'
 export type {
   DateRange,
   KcoreStore,
@@ -16,3 +14,5 @@ export type {
   VersionSummary,
 } from './kcore-store.js'
 export { createKcoreStore } from './kcore-store.js'
+export { KcoreMigrationError } from './migrate.js'
+export type { KcoreSchema } from './schema.js'
