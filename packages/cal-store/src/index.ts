@@ -1,1 +1,57 @@
-export {}
+/**
+ * `@cal/store`: storage and querying for the calendar API (events, venues, organizers,
+ * categories, tags) on PostgreSQL or PGlite through Kysely.
+ *
+ * @example
+ * const store = createCalStore(await openDatabase({ ... }))
+ * await store.migrate()
+ * const venue = await store.venues.create({ name: 'Town Hall', geo_lat: 52.37, geo_lng: 4.89 })
+ * await store.events.create({ title: 'Concert', start, end, timezone: 'Europe/Amsterdam', venue: venue.id })
+ */
+export type { CalStore } from './cal-store.js'
+export { createCalStore } from './create-cal-store.js'
+export {
+  CalInTrashError,
+  CalNotFoundError,
+  CalStoreError,
+  CalTermExistsError,
+  CalUnknownReferenceError,
+  CalValidationError,
+} from './errors.js'
+export type {
+  CalEvent,
+  Cost,
+  EventInput,
+  EventListFilter,
+  EventPatch,
+  GeoFilter,
+  OrganizerRef,
+  TermRef,
+  VenueRef,
+} from './event.js'
+export type {
+  Organizer,
+  OrganizerInput,
+  OrganizerListFilter,
+  OrganizerPatch,
+} from './organizer.js'
+export type { ListResult, Page } from './page.js'
+export type {
+  EventRepository,
+  OrganizerRepository,
+  TermRepository,
+  VenueRepository,
+} from './repositories.js'
+export { type SeedDemoOptions, seedDemoCalendar } from './seed-demo-calendar.js'
+export { POST_STATUSES, type PostStatus, type RecordKind } from './status.js'
+export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch } from './term.js'
+export {
+  assertTimeZone,
+  formatLocalDateTime,
+  fromLocalDateTime,
+  isValidTimeZone,
+  type LocalDateTime,
+  toLocalDateTime,
+  zoneOffsetMinutes,
+} from './time-zone.js'
+export type { Venue, VenueInput, VenueListFilter, VenuePatch } from './venue.js'

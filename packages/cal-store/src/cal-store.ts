@@ -1,0 +1,23 @@
+import type { Database } from '@kcore/db'
+import type {
+  EventRepository,
+  OrganizerRepository,
+  TermRepository,
+  VenueRepository,
+} from './repositories.js'
+
+/** The calendar store: migrations plus one repository per record kind. */
+export interface CalStore {
+  readonly database: Database
+  /** Runs pending migrations (own table `cal_migration`); idempotent, safe concurrently. */
+  migrate(): Promise<void>
+  /** True when there is no event, venue, organizer or term at all (any status). */
+  isEmpty(): Promise<boolean>
+  readonly events: EventRepository
+  readonly venues: VenueRepository
+  readonly organizers: OrganizerRepository
+  /** Taxonomy `cal_event_category` (hierarchical). */
+  readonly categories: TermRepository
+  /** Taxonomy `cal_event_tag` (flat). */
+  readonly tags: TermRepository
+}
