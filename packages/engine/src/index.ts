@@ -1,1 +1,24 @@
-export {}
+/**
+ * `@kcore/engine`: parse CAIDA AS-relationship snapshots, compute k-core decompositions, and
+ * list and download snapshots from a provider.
+ * @packageDocumentation
+ */
+export type { AsGraph, SnapshotMetadata } from './as-graph.js'
+export { AsRelParseError } from './as-rel-parse-error.js'
+export { type CoreDecomposition, coreDecomposition } from './core-decomposition.js'
+export { coreNumbers } from './core-numbers.js'
+export { decomposeSnapshot } from './decompose-snapshot.js'
+export { type Compression, detectCompression } from './detect-compression.js'
+export type { IpVersion } from './ip-version.js'
+export { parseAsRel } from './parse-as-rel.js'
+export { createProvider } from './provider/create-provider.js'
+export { ProviderError } from './provider/provider-error.js'
+export {
+  DEFAULT_PROVIDER_URL,
+  type ProviderOptions,
+  type SnapshotProvider,
+  type SnapshotRef,
+} from './provider/snapshot-provider.js'
+export type { AsRelInput } from './read-as-rel-input.js'
+export { parseSnapshotFileName, type SnapshotFileInfo } from './snapshot-file-name.js'
+export { toGraph } from './to-graph.js'

@@ -1,0 +1,2 @@
+/** The IP version of a snapshot. */
+export type IpVersion = 'ipv4' | 'ipv6'

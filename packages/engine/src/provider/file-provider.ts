@@ -1,0 +1,76 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { IpVersion } from '../ip-version.js'
+import { bytesStream } from './bytes-stream.js'
+import { ProviderError } from './provider-error.js'
+import { selectSnapshots } from './select-snapshots.js'
+import type { SnapshotProvider } from './snapshot-provider.js'
+
+type Folder = { url: URL; names: string[]; serial: 1 | 2 }
+
+/**
+ * A provider over a local folder (`file:///…/`) with the same layout as CAIDA's: `serial-1/`
+ * (and `serial-2/`). A folder without `serial-1/` is read flat (snapshot files directly in it).
+ */
+export function fileProvider(base: URL, options: { serial2: boolean }): SnapshotProvider {
+  return {
+    async list(ipVersion: IpVersion, { signal } = {}) {
+      signal?.throwIfAborted()
+      const serial1 = new URL('serial-1/', base)
+      let names = await readNames(serial1)
+      if (names === undefined) {
+        // flat mirror: every snapshot file in the base folder itself
+        const flat = await readNames(base)
+        if (flat === undefined) {
+          throw new ProviderError(`provider folder not found: ${fileURLToPath(base)}`, base.href)
+        }
+        const folders: Folder[] = [{ url: base, names: flat, serial: 1 }]
+        if (options.serial2) folders.push({ url: base, names: flat, serial: 2 })
+        return selectSnapshots(folders, ipVersion)
+      }
+      const folders: Folder[] = [{ url: serial1, names, serial: 1 }]
+      if (options.serial2) {
+        const serial2 = new URL('serial-2/', base)
+        names = await readNames(serial2)
+        if (names === undefined) {
+          throw new ProviderError(
+            `provider folder not found: ${fileURLToPath(serial2)}`,
+            serial2.href,
+          )
+        }
+        folders.push({ url: serial2, names, serial: 2 })
+      }
+      signal?.throwIfAborted()
+      return selectSnapshots(folders, ipVersion)
+    },
+    async open(ref, { signal } = {}) {
+      signal?.throwIfAborted()
+      let bytes: Uint8Array
+      try {
+        bytes = await readFile(fileURLToPath(ref.url), { signal })
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason
+        throw new ProviderError(`cannot read ${ref.url}: ${(error as Error).message}`, ref.url, {
+          cause: error,
+        })
+      }
+      return bytesStream(bytes)
+    },
+  }
+}
+
+async function readNames(folder: URL): Promise<string[] | undefined> {
+  try {
+    return await readdir(fileURLToPath(folder))
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw new ProviderError(
+      `cannot read ${folder.href}: ${(error as Error).message}`,
+      folder.href,
+      {
+        cause: error,
+      },
+    )
+  }
+}

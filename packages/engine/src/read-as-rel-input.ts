@@ -1,0 +1,223 @@
+import { AsRelParseError } from './as-rel-parse-error.js'
+import { bunzip } from './bunzip.js'
+import { type Compression, detectCompression } from './detect-compression.js'
+
+/** What {@link parseAsRel} reads: text, bytes (plain, bzip2 or gzip) or a web byte stream. */
+export type AsRelInput = string | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array>
+
+const SLICE = 1 << 20
+
+/**
+ * Hands the decompressed bytes of `input` to `push`, chunk by chunk. Corrupt or truncated
+ * compressed data becomes an {@link AsRelParseError} at line `lineAt()`; errors of the source
+ * stream itself, of `push` and aborts pass through unchanged.
+ */
+export async function readAsRelInput(
+  input: AsRelInput,
+  push: (chunk: Uint8Array) => void,
+  lineAt: () => number,
+  signal?: AbortSignal,
+): Promise<void> {
+  signal?.throwIfAborted()
+  if (typeof input === 'string') {
+    const encoder = new TextEncoder()
+    for (let start = 0; start < input.length; ) {
+      // cut after a newline so no surrogate pair is split
+      let end = Math.min(input.length, start + SLICE)
+      if (end < input.length) {
+        const newline = input.lastIndexOf('\n', end)
+        if (newline >= start) end = newline + 1
+      }
+      push(encoder.encode(input.slice(start, end)))
+      signal?.throwIfAborted()
+      start = end
+    }
+    return
+  }
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
+    const bytes =
+      input instanceof ArrayBuffer
+        ? new Uint8Array(input)
+        : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+    return readBytes(bytes, detectCompression(bytes), push, lineAt, signal)
+  }
+  return readStream(input, push, lineAt, signal)
+}
+
+async function readBytes(
+  bytes: Uint8Array,
+  compression: Compression,
+  push: (chunk: Uint8Array) => void,
+  lineAt: () => number,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (compression === 'plain') {
+    for (let start = 0; start < bytes.length; start += SLICE) {
+      push(bytes.subarray(start, start + SLICE))
+      signal?.throwIfAborted()
+    }
+    return
+  }
+  if (compression === 'bzip2') {
+    try {
+      bunzip(bytes, (chunk) => {
+        signal?.throwIfAborted()
+        push(chunk)
+      })
+    } catch (error) {
+      throw compressionError(error, 'bzip2', lineAt(), signal)
+    }
+    return
+  }
+  return readGzip(singleChunkStream(bytes), push, lineAt, signal)
+}
+
+async function readStream(
+  stream: ReadableStream<Uint8Array>,
+  push: (chunk: Uint8Array) => void,
+  lineAt: () => number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const reader = stream.getReader()
+  const head: Uint8Array[] = []
+  let headLength = 0
+  let done = false
+  try {
+    while (headLength < 4) {
+      const next = await reader.read()
+      if (next.done) {
+        done = true
+        break
+      }
+      head.push(next.value)
+      headLength += next.value.length
+      signal?.throwIfAborted()
+    }
+    const compression = detectCompression(concat(head, headLength).subarray(0, 4))
+    if (compression === 'plain') {
+      for (const chunk of head) push(chunk)
+      while (!done) {
+        const next = await reader.read()
+        signal?.throwIfAborted()
+        if (next.done) done = true
+        else push(next.value)
+      }
+      return
+    }
+    if (compression === 'bzip2') {
+      // bzip2 decoding is synchronous over the compressed bytes (a few MB); its output still
+      // goes to the parser chunk by chunk.
+      const chunks = head
+      let length = headLength
+      while (!done) {
+        const next = await reader.read()
+        signal?.throwIfAborted()
+        if (next.done) done = true
+        else {
+          chunks.push(next.value)
+          length += next.value.length
+        }
+      }
+      return readBytes(concat(chunks, length), 'bzip2', push, lineAt, signal)
+    }
+    let sourceError: unknown
+    let sourceFailed = false
+    const rest = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of head) controller.enqueue(chunk)
+      },
+      async pull(controller) {
+        try {
+          const next = await reader.read()
+          if (next.done) {
+            done = true
+            controller.close()
+          } else controller.enqueue(next.value)
+        } catch (error) {
+          sourceFailed = true
+          sourceError = error
+          controller.error(error)
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason)
+      },
+    })
+    try {
+      await readGzip(rest, push, lineAt, signal)
+    } catch (error) {
+      throw sourceFailed ? sourceError : error
+    }
+  } catch (error) {
+    if (!done) await reader.cancel(error).catch(() => {})
+    throw error
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+async function readGzip(
+  compressed: ReadableStream<Uint8Array>,
+  push: (chunk: Uint8Array) => void,
+  lineAt: () => number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<
+    Uint8Array,
+    Uint8Array
+  >
+  const reader = compressed.pipeThrough(gunzip).getReader()
+  let failed = true
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>
+      try {
+        next = await reader.read()
+      } catch (error) {
+        throw compressionError(error, 'gzip', lineAt(), signal)
+      }
+      signal?.throwIfAborted()
+      if (next.done) break
+      push(next.value)
+    }
+    failed = false
+  } finally {
+    if (failed) await reader.cancel().catch(() => {})
+  }
+}
+
+function compressionError(
+  error: unknown,
+  kind: 'bzip2' | 'gzip',
+  line: number,
+  signal?: AbortSignal,
+): unknown {
+  if (error instanceof AsRelParseError) return error
+  if (signal?.aborted && error === signal.reason) return error
+  const detail = error instanceof Error ? error.message : String(error)
+  return new AsRelParseError(
+    `corrupt or truncated ${kind} data (at line ${line}): ${detail}`,
+    line,
+    { cause: error },
+  )
+}
+
+function singleChunkStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes)
+      controller.close()
+    },
+  })
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}
