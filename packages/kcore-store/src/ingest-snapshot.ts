@@ -71,17 +71,20 @@ export async function ingestSnapshot(
         }),
       )
       .execute()
-    const removed = await trx.deleteFrom(shell).where('date', '=', date).executeTakeFirst()
+    // Replacing a date: ASNs that only the old version of this date had are forgotten. The
+    // candidates are (old rows of this date) EXCEPT (new ASNs), usually a few hundred, each
+    // checked against the other dates through the primary key. A no-op for a new date.
+    await sql`delete from ${sql.table(known)} k
+      where k.asn in (select asn from ${sql.table(shell)} where date = ${date}::date
+                      except select unnest(${asnParam}))
+        and not exists (select 1 from ${sql.table(shell)} s
+                        where s.asn = k.asn and s.date <> ${date}::date)`.execute(trx)
+    await trx.deleteFrom(shell).where('date', '=', date).execute()
     await sql`insert into ${sql.table(shell)} (asn, date, shell_index)
       select a, ${date}::date, s from unnest(${asnParam}, ${intArray(shells, 'int')}) as t(a, s)`.execute(
       trx,
     )
     await sql`insert into ${sql.table(known)} (asn)
       select unnest(${asnParam}) on conflict do nothing`.execute(trx)
-    if (Number(removed.numDeletedRows) > 0) {
-      // A replaced snapshot may have held the only sighting of some ASNs: forget those.
-      await sql`delete from ${sql.table(known)} k
-        where not exists (select 1 from ${sql.table(shell)} s where s.asn = k.asn)`.execute(trx)
-    }
   })
 }
