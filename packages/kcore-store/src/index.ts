@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+export type { IngestFileResult } from './ingest-file.js'
+export { ingestFile } from './ingest-file.js'
 export type {
   DateRange,
   KcoreStore,
@@ -15,4 +17,7 @@ export type {
 } from './kcore-store.js'
 export { createKcoreStore } from './kcore-store.js'
 export { KcoreMigrationError } from './migrate.js'
+export { RefreshInProgressError } from './refresh-in-progress-error.js'
 export type { KcoreSchema } from './schema.js'
+export type { SyncOptions, SyncProgress, VersionSyncResult } from './sync-from-provider.js'
+export { REFRESH_LOCK, syncFromProvider } from './sync-from-provider.js'

@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
+import { assertCalendarDate } from './calendar-date.js'
+import type { KcoreStore } from './kcore-store.js'
+import { assertIpVersion } from './validate.js'
+
+/** What {@link ingestFile} stored. */
+export interface IngestFileResult {
+  ipVersion: IpVersion
+  date: string
+  /** ASes in the snapshot. */
+  asns: number
+  /** Largest shell index of the snapshot. */
+  maxShell: number
+}
+
+/**
+ * Parses, decomposes and stores one local CAIDA file (plain, `.bz2` or `.gz`). The IP version
+ * and date come from its CAIDA file name (`20240101.as-rel.txt.bz2`,
+ * `20220601.as-rel.v6-stable.txt.bz2`, …) unless given; a stored snapshot of the same date is
+ * replaced. The file name is stored as the snapshot's `source`.
+ */
+export async function ingestFile(
+  store: KcoreStore,
+  path: string,
+  options: { ipVersion?: IpVersion; date?: string } = {},
+): Promise<IngestFileResult> {
+  const fileName = basename(path)
+  const info = parseSnapshotFileName(fileName)
+  const ipVersion = options.ipVersion ?? info?.ipVersion
+  const date = options.date ?? info?.date
+  if (!ipVersion || !date) {
+    const missing = [!ipVersion && 'IP version', !date && 'date'].filter(Boolean).join(' and ')
+    throw new Error(
+      `cannot tell the ${missing} of ${path}: the name is not a CAIDA snapshot name ` +
+        `(e.g. 20240101.as-rel.txt.bz2 or 20220601.as-rel.v6-stable.txt.bz2); give them explicitly`,
+    )
+  }
+  assertIpVersion(ipVersion)
+  assertCalendarDate(date, 'snapshot date')
+  const bytes = await readFile(path)
+  const { graph, decomposition } = await decomposeSnapshot(new Uint8Array(bytes))
+  await store.ingest({
+    ipVersion,
+    date,
+    decomposition,
+    linkCount: graph.linkCount,
+    metadata: graph.metadata,
+    source: fileName,
+  })
+  return { ipVersion, date, asns: decomposition.asns.length, maxShell: decomposition.maxShell }
+}

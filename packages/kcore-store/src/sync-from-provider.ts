@@ -1,0 +1,149 @@
+import {
+  decomposeSnapshot,
+  type IpVersion,
+  type SnapshotProvider,
+  type SnapshotRef,
+} from '@kcore/engine'
+import type { KcoreStore } from './kcore-store.js'
+import { RefreshInProgressError } from './refresh-in-progress-error.js'
+import { assertIpVersion } from './validate.js'
+
+/** The name of the lock every refresh takes (`Database.tryWithLock`). */
+export const REFRESH_LOCK = 'kcore:refresh'
+
+/** Outcome of syncing one IP version from the provider. */
+export interface VersionSyncResult {
+  /** The provider was listed and every new snapshot was stored without error. */
+  checked: boolean
+  /** Dates stored by this run, oldest first. */
+  added: string[]
+  /** Newest stored date after the run, null when none is stored. */
+  latestDate: string | null
+  /** Null, or what went wrong (listing failure, or a summary of the failed snapshots). */
+  error: string | null
+  /** Snapshots that could not be fetched, parsed or stored; the next run retries them. */
+  failures: { date: string; error: string }[]
+}
+
+/** Reported after each snapshot a sync attempts. */
+export interface SyncProgress {
+  ipVersion: IpVersion
+  date: string
+  /** Snapshots attempted so far for this version, this one included. */
+  done: number
+  /** Snapshots this run attempts for this version. */
+  total: number
+  ok: boolean
+  error?: string
+}
+
+/** What {@link syncFromProvider} works on. */
+export interface SyncOptions {
+  store: KcoreStore
+  provider: SnapshotProvider
+  /** Versions to sync, in this order (duplicates ignored). */
+  ipVersions: IpVersion[]
+  /** Only dates on or after this one (`YYYY-MM-DD`; a `YYYY-MM` prefix works too). */
+  from?: string
+  /** Aborts the run: the snapshot in flight is not stored and the promise rejects. */
+  signal?: AbortSignal
+  onProgress?: (progress: SyncProgress) => void
+}
+
+/**
+ * Lists the provider and stores every listed snapshot whose date is not stored yet, oldest
+ * first, each decomposed with `@kcore/engine` and stored in its own transaction, under
+ * `database.tryWithLock('kcore:refresh')` so one refresh runs at a time across every process
+ * sharing the database. A snapshot that fails is reported in `failures` and the run goes on;
+ * a listing failure marks that version unchecked.
+ *
+ * @throws {RefreshInProgressError} when another run holds the lock.
+ */
+export async function syncFromProvider(
+  options: SyncOptions,
+): Promise<Partial<Record<IpVersion, VersionSyncResult>>> {
+  const versions = [...new Set(options.ipVersions)]
+  for (const v of versions) assertIpVersion(v)
+  const outcome = await options.store.database.tryWithLock(REFRESH_LOCK, async () => {
+    const results: Partial<Record<IpVersion, VersionSyncResult>> = {}
+    for (const version of versions) results[version] = await syncVersion(options, version)
+    return results
+  })
+  if (!outcome.acquired) throw new RefreshInProgressError()
+  return outcome.value
+}
+
+async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<VersionSyncResult> {
+  const { store, provider, signal, from } = options
+  const result: VersionSyncResult = {
+    checked: false,
+    added: [],
+    latestDate: null,
+    error: null,
+    failures: [],
+  }
+  signal?.throwIfAborted()
+  let refs: SnapshotRef[]
+  try {
+    refs = await provider.list(ipVersion, signal ? { signal } : undefined)
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason
+    result.error = `listing ${ipVersion} snapshots failed: ${messageOf(error)}`
+    result.latestDate = (await store.dateRange(ipVersion))?.latest ?? null
+    return result
+  }
+
+  const stored = new Set(await store.storedDates(ipVersion))
+  const byDate = new Map<string, SnapshotRef>()
+  for (const ref of refs) {
+    if (ref.ipVersion !== ipVersion || stored.has(ref.date)) continue
+    if (from !== undefined && ref.date < from) continue
+    // One file per date; should a listing offer two, serial-1 wins (the documented format).
+    const seen = byDate.get(ref.date)
+    if (!seen || (seen.serial === 2 && ref.serial === 1)) byDate.set(ref.date, ref)
+  }
+  const todo = [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : 1))
+
+  for (const [i, ref] of todo.entries()) {
+    signal?.throwIfAborted()
+    try {
+      const stream = await provider.open(ref, signal ? { signal } : undefined)
+      const { graph, decomposition } = await decomposeSnapshot(stream, signal ? { signal } : {})
+      signal?.throwIfAborted()
+      await store.ingest({
+        ipVersion,
+        date: ref.date,
+        decomposition,
+        linkCount: graph.linkCount,
+        metadata: graph.metadata,
+        source: ref.fileName,
+      })
+      result.added.push(ref.date)
+      options.onProgress?.({ ipVersion, date: ref.date, done: i + 1, total: todo.length, ok: true })
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason
+      const message = messageOf(error)
+      result.failures.push({ date: ref.date, error: message })
+      options.onProgress?.({
+        ipVersion,
+        date: ref.date,
+        done: i + 1,
+        total: todo.length,
+        ok: false,
+        error: message,
+      })
+    }
+  }
+
+  result.checked = result.failures.length === 0
+  if (result.failures.length > 0) {
+    const list = result.failures.map((f) => `${f.date}: ${f.error}`).join('; ')
+    result.error = `${result.failures.length} of ${todo.length} ${ipVersion} snapshots failed (${list})`
+  }
+  result.latestDate = (await store.dateRange(ipVersion))?.latest ?? null
+  return result
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
