@@ -1,0 +1,69 @@
+import { isValidTimeZone } from '@cal/store'
+import type { Api, Route } from '../route.js'
+import type { CalApiOptions } from './cal-api-options.js'
+import type { CalContext } from './cal-context.js'
+import { discoveryRoutes_ } from './discovery-routes.js'
+import { eventRoutes } from './event-routes.js'
+import { calInvalidInput } from './invalid-input.js'
+import { organizerRoutes } from './organizer-routes.js'
+import { CAL_BASE } from './render-context.js'
+import { toHttpError } from './store-error.js'
+import { termRoutes } from './term-routes.js'
+import { createTokenAuth } from './token-auth.js'
+import { venueRoutes } from './venue-routes.js'
+
+/** The field a store `CalValidationError` on `name` is about, per path prefix. */
+const NAME_FIELD: Record<string, string> = {
+  events: 'title',
+  venues: 'venue',
+  organizers: 'organizer',
+  categories: 'name',
+  tags: 'name',
+}
+
+/**
+ * The calendar events API under `/cal/events/v1` (The Events Calendar REST API v1 shapes,
+ * WordPress-style errors): events, venues, organizers, categories and tags, the namespace
+ * index and the OpenAPI document. Throws when `timezone` is not a valid zone.
+ */
+export function createCalApi(options: CalApiOptions): Api {
+  const timezone = options.timezone ?? 'UTC'
+  if (!isValidTimeZone(timezone)) {
+    throw new Error(
+      `Invalid calendar time zone ${JSON.stringify(timezone)}: use an IANA name or UTC±H[:MM]`,
+    )
+  }
+  const ctx: CalContext = {
+    store: options.store,
+    auth: createTokenAuth(options.tokens),
+    timezone,
+    now: options.now ?? (() => new Date()),
+  }
+  const api: Api = {
+    base: CAL_BASE,
+    title: 'Calendar events API',
+    version: '1.0.0',
+    errorStyle: 'wordpress',
+    invalidInput: calInvalidInput,
+    routes: [],
+  }
+  const routes: Route[] = [
+    ...discoveryRoutes_(() => api),
+    ...eventRoutes(ctx),
+    ...venueRoutes(ctx),
+    ...organizerRoutes(ctx),
+    ...termRoutes(ctx, 'categories'),
+    ...termRoutes(ctx, 'tags'),
+  ]
+  api.routes = routes.map((r) => ({
+    ...r,
+    async handle(input) {
+      try {
+        return await r.handle(input)
+      } catch (error) {
+        throw toHttpError(error, NAME_FIELD[r.path.split('/')[1] ?? ''] ?? 'name')
+      }
+    },
+  }))
+  return api
+}

@@ -1,0 +1,136 @@
+import type { EventListFilter, TermRef } from '@cal/store'
+import { fromLocalDateTime } from '@cal/store'
+import { z } from 'zod'
+import type { CalContext } from './cal-context.js'
+import { invalidParams } from './cal-error.js'
+import { type DateInput, isDateInput, parseDateInput } from './parse-date-input.js'
+import { idList, idParam, pagingQuery, queryBoolean, stringList } from './query-schemas.js'
+import { statusQuery } from './status-query.js'
+import { endOfDay, startOfDay } from './wall-time.js'
+
+const dateQuery = (description: string) =>
+  z
+    .string()
+    .refine(isDateInput, 'must be a date (YYYY-MM-DD) or date-time (YYYY-MM-DD HH:MM:SS)')
+    .optional()
+    .describe(description)
+
+const coordinate = (max: number) =>
+  z
+    .string()
+    .regex(/^-?\d{1,3}(\.\d+)?$/, 'must be a number')
+    .transform(Number)
+    .pipe(z.number().min(-max).max(max))
+
+/** Query of `GET /events`. */
+export const eventListQuery = z.object({
+  ...pagingQuery,
+  start_date: dateQuery('Window start: events ending at or after it (default today 00:00:00)'),
+  end_date: dateQuery('Window end: events starting at or before it (default now + 24 months)'),
+  starts_before: dateQuery('Only events starting before this (exclusive)'),
+  starts_after: dateQuery('Only events starting after this (exclusive)'),
+  ends_before: dateQuery('Only events ending before this (exclusive)'),
+  ends_after: dateQuery('Only events ending after this (exclusive)'),
+  strict_dates: queryBoolean
+    .optional()
+    .describe(
+      'true: use the exact times given; false (default): widen each bound to its whole day',
+    ),
+  search: z
+    .string()
+    .optional()
+    .describe('Words that must all appear in title, description or excerpt'),
+  categories: stringList.optional().describe('Category ids or slugs (any of)'),
+  tags: stringList.optional().describe('Tag ids or slugs (any of)'),
+  venue: idList.optional().describe('Venue ids (any of)'),
+  organizer: idList.optional().describe('Organizer ids (any of)'),
+  featured: queryBoolean.optional().describe('Only featured (true) or non-featured (false) events'),
+  ticketed: queryBoolean.optional().describe('Only ticketed (true) or non-ticketed (false) events'),
+  include: idList.optional().describe('Only these event ids; date filters are ignored'),
+  post_parent: idParam.optional().describe('Only events of this recurring-series parent'),
+  geoloc: queryBoolean.optional().describe('true: only events whose venue has coordinates'),
+  geoloc_lat: coordinate(90).optional().describe('Latitude of the centre (with geoloc_lng)'),
+  geoloc_lng: coordinate(180).optional().describe('Longitude of the centre (with geoloc_lat)'),
+  geoloc_radius: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a non-negative number of km')
+    .transform(Number)
+    .optional()
+    .describe('Radius in km around geoloc_lat/lng (default 10)'),
+  hide_from_listings: queryBoolean
+    .optional()
+    .describe('Default true: leave out events hidden from listings; false lists them too'),
+  sticky: queryBoolean.optional().describe('true: sticky events first'),
+  status: statusQuery,
+})
+
+/** The parsed query of `GET /events`. */
+export type EventListQuery = z.output<typeof eventListQuery>
+
+/** A numeric entry is an id, anything else a slug. */
+const termRefs = (values: string[] | undefined): TermRef[] | undefined =>
+  values?.length ? values.map((v) => (/^\d+$/.test(v) ? Number(v) : v)) : undefined
+
+/**
+ * Translates the query into the store's filter: the default window (today 00:00:00 … now + 24
+ * months, service zone) unless a `starts_*`/`ends_*` bound is given; day widening unless
+ * `strict_dates`; geolocation pairs checked (400 when only one of lat/lng is given).
+ */
+export function toEventFilter(
+  q: EventListQuery,
+  ctx: CalContext,
+): Omit<EventListFilter, 'status' | 'privileged' | 'limit' | 'offset'> {
+  if ((q.geoloc_lat === undefined) !== (q.geoloc_lng === undefined)) {
+    const missing = q.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng'
+    throw invalidParams({ [missing]: 'geoloc_lat and geoloc_lng must be given together' })
+  }
+  const now = ctx.now()
+  const zone = ctx.timezone
+  const strict = q.strict_dates === true
+  const bound = (text: string | undefined, side: 'lower' | 'upper'): Date | undefined => {
+    if (text === undefined) return undefined
+    const parsed = parseDateInput(text, zone, now) as DateInput
+    if (strict && !parsed.dateOnly) return parsed.instant
+    const wall = side === 'lower' ? startOfDay(parsed.wall) : endOfDay(parsed.wall)
+    return fromLocalDateTime(wall, zone)
+  }
+  const explicit =
+    q.starts_before !== undefined ||
+    q.starts_after !== undefined ||
+    q.ends_before !== undefined ||
+    q.ends_after !== undefined
+  let windowStart = bound(q.start_date, 'lower')
+  let windowEnd = bound(q.end_date, 'upper')
+  if (!explicit) {
+    if (windowStart === undefined) windowStart = bound('today', 'lower')
+    if (windowEnd === undefined) {
+      const later = new Date(now.getTime())
+      later.setUTCMonth(later.getUTCMonth() + 24)
+      windowEnd = later
+    }
+  }
+  const filter: Omit<EventListFilter, 'status' | 'privileged' | 'limit' | 'offset'> = {
+    window: windowStart || windowEnd ? { start: windowStart, end: windowEnd } : undefined,
+    starts_before: bound(q.starts_before, 'upper'),
+    starts_after: bound(q.starts_after, 'lower'),
+    ends_before: bound(q.ends_before, 'upper'),
+    ends_after: bound(q.ends_after, 'lower'),
+    search: q.search?.trim() ? q.search : undefined,
+    categories: termRefs(q.categories),
+    tags: termRefs(q.tags),
+    venue: q.venue?.length ? q.venue : undefined,
+    organizer: q.organizer?.length ? q.organizer : undefined,
+    featured: q.featured,
+    ticketed: q.ticketed,
+    include: q.include?.length ? q.include : undefined,
+    post_parent: q.post_parent,
+    geoloc: q.geoloc,
+    near:
+      q.geoloc_lat !== undefined && q.geoloc_lng !== undefined
+        ? { lat: q.geoloc_lat, lng: q.geoloc_lng, radius_km: q.geoloc_radius ?? 10 }
+        : undefined,
+    include_hidden: q.hide_from_listings === false,
+    sticky_first: q.sticky === true,
+  }
+  return filter
+}

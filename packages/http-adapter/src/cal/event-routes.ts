@@ -1,0 +1,181 @@
+import type { CalEvent } from '@cal/store'
+import { z } from 'zod'
+import { jsonResponse } from '../json-response.js'
+import { type Route, route } from '../route.js'
+import { objectBody } from './body-fields.js'
+import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
+import { noLongerAvailable, notAccessible, notFound, passwordProtected } from './cal-error.js'
+import { eventCreateBody, eventUpdateBody } from './event-body.js'
+import { eventListQuery, toEventFilter } from './event-list-query.js'
+import { checkEventBody, toEventInput, toEventPatch } from './event-write.js'
+import { listResponse } from './list-response.js'
+import { idParam, paging } from './query-schemas.js'
+import type { RenderContext } from './render-context.js'
+import { loadRelations, renderEvent } from './render-event.js'
+import { resolveStatuses } from './status-query.js'
+
+const byId = z.object({ id: idParam.describe('Event id') })
+const bySlug = z.object({ slug: z.string().min(1).describe('Event slug') })
+const readQuery = z.object({
+  password: z.string().optional().describe('The event password, for a password-protected event'),
+})
+
+async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext) {
+  const relations = await loadRelations(ctx.store, [event])
+  return renderEvent(event, relations, render)
+}
+
+/** The event routes: list, create, read/update/delete by id and by slug. */
+export function eventRoutes(ctx: CalContext): Route[] {
+  const { store } = ctx
+
+  const read = async (
+    event: CalEvent | undefined,
+    key: number | string,
+    request: Request,
+    url: URL,
+    password?: string,
+  ) => {
+    if (!event) throw notFound('event', key)
+    const caller = callerOf(ctx, request)
+    if (event.status === 'trash') throw noLongerAvailable('event')
+    if (!caller.authenticated) {
+      if (event.status !== 'publish') throw notAccessible('event')
+      if (event.password_protected) {
+        if (password === undefined || !(await store.events.verifyPassword(event.id, password)))
+          throw passwordProtected()
+      }
+    }
+    return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, caller.authenticated)))
+  }
+
+  const update = async (
+    find: () => Promise<CalEvent | undefined>,
+    key: number | string,
+    body: z.output<typeof eventUpdateBody>,
+    request: Request,
+    url: URL,
+  ) => {
+    checkEventBody(body, ctx.timezone, ctx.now())
+    requireToken(ctx, request)
+    const existing = await find()
+    if (!existing) throw notFound('event', key)
+    const patch = toEventPatch(body, { serviceZone: ctx.timezone, now: ctx.now(), existing })
+    const event = await store.events.update(existing.id, patch)
+    return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, true)))
+  }
+
+  const remove = async (
+    find: () => Promise<CalEvent | undefined>,
+    key: number | string,
+    request: Request,
+    url: URL,
+  ) => {
+    requireToken(ctx, request)
+    const existing = await find()
+    if (!existing) throw notFound('event', key)
+    const event = await store.events.trash(existing.id)
+    return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, true)))
+  }
+
+  const writes = (
+    path: string,
+    params: z.ZodType<{ id: number } | { slug: string }>,
+    find: (p: { id: number } | { slug: string }) => Promise<CalEvent | undefined>,
+  ): Route[] => [
+    ...(['POST', 'PUT', 'PATCH'] as const).map((method) =>
+      route({
+        method,
+        path,
+        summary: 'Update an event (partial: absent fields unchanged, null clears)',
+        params,
+        body: objectBody(eventUpdateBody),
+        handle: ({ params: p, body, request, url }) =>
+          update(() => find(p), 'id' in p ? p.id : p.slug, body, request, url),
+      }),
+    ),
+    route({
+      method: 'DELETE',
+      path,
+      summary: 'Move an event to the trash',
+      params,
+      handle: ({ params: p, request, url }) =>
+        remove(() => find(p), 'id' in p ? p.id : p.slug, request, url),
+    }),
+  ]
+
+  const findById = (p: { id: number } | { slug: string }) =>
+    'id' in p ? store.events.get(p.id) : store.events.getBySlug(p.slug)
+
+  return [
+    route({
+      method: 'GET',
+      path: '/events',
+      summary: 'List events',
+      description: 'Events overlapping the date window, ordered by start date then id.',
+      query: eventListQuery,
+      handle: async ({ query, request, url }) => {
+        const caller = callerOf(ctx, request)
+        const status = resolveStatuses(query.status, caller)
+        const { page, perPage, limit, offset } = paging(query)
+        const filter = toEventFilter(query, ctx)
+        const result = await store.events.list({
+          ...filter,
+          status,
+          privileged: caller.authenticated,
+          limit,
+          offset,
+        })
+        const render = renderFor(ctx, url, caller.authenticated)
+        const relations = await loadRelations(store, result.items)
+        const items = result.items.map((e) =>
+          renderEvent(e, relations, render, { hideText: !caller.authenticated }),
+        )
+        return listResponse({
+          key: 'events',
+          kind: 'event',
+          items,
+          total: result.total,
+          page,
+          perPage,
+          url,
+        })
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/events',
+      summary: 'Create an event',
+      body: objectBody(eventCreateBody),
+      handle: async ({ body, request, url }) => {
+        checkEventBody(body, ctx.timezone, ctx.now())
+        requireToken(ctx, request)
+        const event = await store.events.create(
+          toEventInput(body, { serviceZone: ctx.timezone, now: ctx.now() }),
+        )
+        const rendered = await renderOne(ctx, event, renderFor(ctx, url, true))
+        return jsonResponse(rendered, 201, { Location: rendered.rest_url })
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/events/:id',
+      summary: 'One event by id',
+      params: byId,
+      query: readQuery,
+      handle: async ({ params, query, request, url }) =>
+        read(await store.events.get(params.id), params.id, request, url, query.password),
+    }),
+    ...writes('/events/:id', byId, findById),
+    route({
+      method: 'GET',
+      path: '/events/by-slug/:slug',
+      summary: 'One event by slug',
+      params: bySlug,
+      query: readQuery,
+      handle: async ({ params, query, request, url }) =>
+        read(await store.events.getBySlug(params.slug), params.slug, request, url, query.password),
+    }),
+    ...writes('/events/by-slug/:slug', bySlug, findById),
+  ]
+}

@@ -1,0 +1,120 @@
+import type { CalEvent, EventInput, EventPatch } from '@cal/store'
+import { fromLocalDateTime, toLocalDateTime } from '@cal/store'
+import { invalidParams } from './cal-error.js'
+import type { EventBody } from './event-body.js'
+import { toOrganizerInput } from './organizer-body.js'
+import { parseDateInput } from './parse-date-input.js'
+import { toVenueInput } from './venue-body.js'
+
+/**
+ * Checks what can be checked without the database (before authentication, as the spec
+ * orders): both dates given and the end before the start → 400 naming `end_date`.
+ */
+export function checkEventBody(body: EventBody, serviceZone: string, now: Date): void {
+  if (body.start_date === undefined || body.end_date === undefined) return
+  const zone = body.timezone ?? serviceZone
+  const start = parseDateInput(body.start_date, zone, now)
+  const end = parseDateInput(body.end_date, zone, now)
+  if (!start || !end) return
+  const startMs = body.all_day ? dayOf(start.instant, zone, 'start') : start.instant.getTime()
+  const endMs = body.all_day ? dayOf(end.instant, zone, 'end') : end.instant.getTime()
+  if (endMs < startMs) throw invalidParams({ end_date: 'must not be before start_date' })
+}
+
+function dayOf(instant: Date, zone: string, side: 'start' | 'end'): number {
+  const w = toLocalDateTime(instant, zone)
+  const t =
+    side === 'start'
+      ? { ...w, hour: 0, minute: 0, second: 0 }
+      : { ...w, hour: 23, minute: 59, second: 59 }
+  return fromLocalDateTime(t, zone).getTime()
+}
+
+/**
+ * The store patch of an event body. Dates are read in the body's `timezone`, else the event's
+ * current zone (updates), else the service zone. Changing only the `timezone` of an existing
+ * event keeps its wall-clock times (19:00 stays 19:00 in the new zone).
+ */
+export function toEventPatch(
+  body: EventBody,
+  options: { serviceZone: string; now: Date; existing?: CalEvent },
+): EventPatch {
+  const { existing, serviceZone, now } = options
+  const zone = body.timezone ?? existing?.timezone ?? serviceZone
+  const patch: EventPatch = {}
+  const copy = [
+    'title',
+    'description',
+    'excerpt',
+    'slug',
+    'status',
+    'author',
+    'all_day',
+    'cost',
+    'image',
+    'show_map',
+    'show_map_link',
+    'hide_from_listings',
+    'sticky',
+    'featured',
+    'ticketed',
+    'post_parent',
+  ] as const
+  for (const key of copy) {
+    if (body[key] !== undefined) (patch as Record<string, unknown>)[key] = body[key]
+  }
+  if (body.timezone !== undefined) patch.timezone = body.timezone ?? serviceZone
+  if (body.website !== undefined) patch.website = body.website || null
+  if (body.password !== undefined) patch.password = body.password || null
+  const date = (text: string | undefined, field: string) => {
+    if (text === undefined) return undefined
+    const parsed = parseDateInput(text, zone, now)
+    if (!parsed) throw invalidParams({ [field]: 'must be a date-time' })
+    return parsed.instant
+  }
+  const start = date(body.start_date, 'start_date')
+  const end = date(body.end_date, 'end_date')
+  if (start) patch.start = start
+  if (end) patch.end = end
+  if (existing && patch.timezone && patch.timezone !== existing.timezone) {
+    // Keep wall-clock times when only the zone moves.
+    if (!start)
+      patch.start = fromLocalDateTime(
+        toLocalDateTime(existing.start, existing.timezone),
+        patch.timezone,
+      )
+    if (!end)
+      patch.end = fromLocalDateTime(
+        toLocalDateTime(existing.end, existing.timezone),
+        patch.timezone,
+      )
+  }
+  if (body.venue !== undefined) {
+    patch.venue =
+      body.venue === null
+        ? null
+        : typeof body.venue === 'number'
+          ? body.venue
+          : toVenueInput(body.venue)
+  }
+  if (body.organizer !== undefined) {
+    patch.organizers = (body.organizer ?? []).map((o) =>
+      typeof o === 'number' ? o : toOrganizerInput(o),
+    )
+  }
+  if (body.categories !== undefined) patch.categories = body.categories ?? []
+  if (body.tags !== undefined) patch.tags = body.tags ?? []
+  return patch
+}
+
+/** The store input of a create body (title and dates are guaranteed by the schema). */
+export function toEventInput(
+  body: EventBody,
+  options: { serviceZone: string; now: Date },
+): EventInput {
+  const patch = toEventPatch(body, options)
+  return {
+    ...patch,
+    timezone: patch.timezone ?? options.serviceZone,
+  } as EventInput
+}

@@ -1,0 +1,24 @@
+import type { Route } from '../route.js'
+import type { CalContext } from './cal-context.js'
+import { linkedRoutes } from './linked-routes.js'
+import {
+  organizerCreateBody,
+  organizerUpdateBody,
+  toOrganizerInput,
+  toOrganizerPatch,
+} from './organizer-body.js'
+import { renderOrganizer } from './render-organizer.js'
+
+/** The organizer routes. */
+export const organizerRoutes = (ctx: CalContext): Route[] =>
+  linkedRoutes(ctx, {
+    kind: 'organizer',
+    plural: 'organizers',
+    repository: (c) => c.store.organizers,
+    render: renderOrganizer,
+    createBody: organizerCreateBody,
+    updateBody: organizerUpdateBody,
+    toInput: toOrganizerInput,
+    toPatch: toOrganizerPatch,
+    searchDescription: 'words in the name or description',
+  })

@@ -1,0 +1,65 @@
+import { z } from 'zod'
+
+/** A query flag: `true`/`false`/`1`/`0` (any case). */
+export const queryBoolean = z
+  .enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'])
+  .transform((v) => v === '1' || v.toLowerCase() === 'true')
+
+/** A JSON body flag: a boolean, or the query spellings. */
+export const bodyBoolean = z.union([z.boolean(), queryBoolean])
+
+/** Splits `a,b` and repeated keys into one list of trimmed, non-empty strings. */
+export const stringList = z.union([z.string(), z.array(z.string())]).transform((v) =>
+  ([] as string[])
+    .concat(v)
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== ''),
+)
+
+/** A list of positive integer ids (comma-separated or repeated). */
+export const idList = stringList.pipe(
+  z.array(
+    z
+      .string()
+      .regex(/^\d{1,15}$/, 'must be a positive integer id')
+      .transform(Number),
+  ),
+)
+
+/** A positive integer id in a path or a query. */
+export const idParam = z
+  .string()
+  .regex(/^\d{1,15}$/, 'must be a positive integer id')
+  .transform(Number)
+
+/** `page` (default 1) and `per_page` (default 10, over 50 clamped to 50). */
+export const pagingQuery = {
+  page: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be an integer ≥ 1')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be an integer ≥ 1'))
+    .optional()
+    .describe('The page of results to return, from 1'),
+  per_page: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be an integer ≥ 1')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, 'must be an integer ≥ 1')
+        .transform((n) => Math.min(n, 50)),
+    )
+    .optional()
+    .describe('Records per page (default 10, at most 50)'),
+}
+
+/** The resolved paging of a list request. */
+export const paging = (q: { page?: number; per_page?: number }) => {
+  const page = q.page ?? 1
+  const perPage = q.per_page ?? 10
+  return { page, perPage, limit: perPage, offset: (page - 1) * perPage }
+}

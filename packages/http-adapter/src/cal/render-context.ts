@@ -1,0 +1,30 @@
+/** What renderers need from the request and the configuration. */
+export interface RenderContext {
+  /** `https://host` of the request. */
+  origin: string
+  /** `host[:port]` of the request (for `global_id`). */
+  host: string
+  /** Absolute URL of the API base, `https://host/cal/events/v1`. */
+  restBase: string
+  /** The service time zone (`date`/`modified`). */
+  timezone: string
+  /** The caller holds a valid token (sees password-protected text in lists). */
+  privileged: boolean
+}
+
+/** The calendar API's path under the origin. */
+export const CAL_BASE = '/cal/events/v1'
+
+/** The namespace as WordPress clients name it. */
+export const CAL_NAMESPACE = 'cal/events/v1'
+
+/** A render context for one request. */
+export function renderContext(url: URL, timezone: string, privileged: boolean): RenderContext {
+  return {
+    origin: url.origin,
+    host: url.host,
+    restBase: `${url.origin}${CAL_BASE}`,
+    timezone,
+    privileged,
+  }
+}
