@@ -1,10 +1,40 @@
 import type { Database } from '@kcore/db'
+import { sql } from 'kysely'
 import type { CalStore } from './cal-store.js'
+import { createEventRepository } from './event-repository.js'
+import { migrateCalStore } from './migrate.js'
+import { createOrganizerRepository } from './organizer-repository.js'
+import type { CalDb, StoreContext } from './store-context.js'
+import { createTermRepository } from './term-repository.js'
+import { createVenueRepository } from './venue-repository.js'
+
+/** Options of {@link createCalStore}. */
+export interface CalStoreOptions {
+  /** Clock for `created`/`modified` stamps; default `() => new Date()`. */
+  now?: () => Date
+}
 
 /**
- * Wraps an open database into a {@link CalStore}. Call `migrate()` once before use.
- * (Implementation lands in the next commit; the types above are the contract.)
+ * Wraps an open database into a {@link CalStore}. Call `migrate()` once before use. The same
+ * code runs on PostgreSQL and PGlite.
  */
-export function createCalStore(_database: Database): CalStore {
-  throw new Error('@cal/store: createCalStore not implemented yet')
+export function createCalStore(database: Database, options: CalStoreOptions = {}): CalStore {
+  const db = database.db as CalDb
+  const ctx: StoreContext = { db, now: options.now ?? (() => new Date()) }
+  return {
+    database,
+    migrate: () => migrateCalStore(database.db),
+    async isEmpty() {
+      const { rows } = await sql<{ any: boolean }>`select (
+          exists (select 1 from cal_event) or exists (select 1 from cal_venue)
+          or exists (select 1 from cal_organizer) or exists (select 1 from cal_term)
+        ) as any`.execute(db)
+      return !rows[0]?.any
+    },
+    events: createEventRepository(ctx),
+    venues: createVenueRepository(ctx),
+    organizers: createOrganizerRepository(ctx),
+    categories: createTermRepository(ctx, 'cal_event_category'),
+    tags: createTermRepository(ctx, 'cal_event_tag'),
+  }
 }

@@ -9,7 +9,7 @@
  * await store.events.create({ title: 'Concert', start, end, timezone: 'Europe/Amsterdam', venue: venue.id })
  */
 export type { CalStore } from './cal-store.js'
-export { createCalStore } from './create-cal-store.js'
+export { type CalStoreOptions, createCalStore } from './create-cal-store.js'
 export {
   CalInTrashError,
   CalNotFoundError,

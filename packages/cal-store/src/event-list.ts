@@ -1,0 +1,156 @@
+import { sql } from 'kysely'
+import { CalUnknownReferenceError } from './errors.js'
+import type { CalEvent, EventListFilter, TermRef } from './event.js'
+import { toEvents } from './event-rows.js'
+import type { ListResult } from './page.js'
+import { containsPattern, searchWords } from './search-words.js'
+import { type CalDb, emptyList, pageOf, validIds } from './store-context.js'
+import type { Taxonomy } from './term.js'
+
+/** Mean earth radius in km used by the great-circle filter. */
+export const EARTH_RADIUS_KM = 6371
+
+/** Term ids for filter refs: numbers are ids, strings slugs; unknown ones throw. */
+async function termFilterIds(
+  db: CalDb,
+  taxonomy: Taxonomy,
+  field: string,
+  refs: readonly TermRef[],
+): Promise<number[]> {
+  const ids = refs.filter((r): r is number => typeof r === 'number')
+  const slugs = refs.filter((r): r is string => typeof r === 'string')
+  const valid = validIds(ids)
+  const rows =
+    valid.length + slugs.length === 0
+      ? []
+      : await db
+          .selectFrom('cal_term')
+          .select(['id', 'slug'])
+          .where('taxonomy', '=', taxonomy)
+          .where((eb) => {
+            const parts = []
+            if (valid.length) parts.push(eb('id', 'in', valid))
+            if (slugs.length) parts.push(eb('slug', 'in', slugs))
+            return eb.or(parts)
+          })
+          .execute()
+  const knownIds = new Set(rows.map((r) => r.id))
+  const knownSlugs = new Set(rows.map((r) => r.slug))
+  for (const ref of refs) {
+    if (typeof ref === 'number' ? !knownIds.has(ref) : !knownSlugs.has(ref)) {
+      throw new CalUnknownReferenceError(field, ref)
+    }
+  }
+  return rows.map((r) => r.id)
+}
+
+/** One page of events matching `filter`, plus the total; see {@link EventListFilter}. */
+export async function listEvents(
+  db: CalDb,
+  filter: EventListFilter,
+): Promise<ListResult<CalEvent>> {
+  const statuses = filter.status ?? ['publish']
+  if (statuses.length === 0) return emptyList()
+  let q = db.selectFrom('cal_event as e').where('e.status', 'in', statuses)
+
+  if (filter.include !== undefined) {
+    const ids = validIds(filter.include)
+    if (ids.length === 0) return emptyList()
+    q = q.where('e.id', 'in', ids)
+  } else {
+    const { window } = filter
+    if (window?.start) q = q.where('e.end_utc', '>=', window.start)
+    if (window?.end) q = q.where('e.start_utc', '<=', window.end)
+    if (filter.starts_before) q = q.where('e.start_utc', '<', filter.starts_before)
+    if (filter.starts_after) q = q.where('e.start_utc', '>', filter.starts_after)
+    if (filter.ends_before) q = q.where('e.end_utc', '<', filter.ends_before)
+    if (filter.ends_after) q = q.where('e.end_utc', '>', filter.ends_after)
+    if (!filter.include_hidden) q = q.where('e.hide_from_listings', '=', false)
+  }
+
+  const words = searchWords(filter.search)
+  for (const word of words) {
+    const pattern = containsPattern(word)
+    q = q.where((eb) =>
+      eb.or([
+        eb('e.title', 'ilike', pattern),
+        eb('e.description', 'ilike', pattern),
+        eb('e.excerpt', 'ilike', pattern),
+      ]),
+    )
+  }
+  if (words.length > 0 && !filter.privileged) q = q.where('e.password_hash', 'is', null)
+
+  for (const [taxonomy, field, refs] of [
+    ['cal_event_category', 'categories', filter.categories],
+    ['cal_event_tag', 'tags', filter.tags],
+  ] as const) {
+    if (refs === undefined) continue
+    const ids = await termFilterIds(db, taxonomy, field, refs)
+    if (ids.length === 0) return emptyList()
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('cal_event_term as et')
+          .select('et.event_id')
+          .whereRef('et.event_id', '=', 'e.id')
+          .where('et.term_id', 'in', ids),
+      ),
+    )
+  }
+  if (filter.venue !== undefined) {
+    const ids = validIds(filter.venue)
+    if (ids.length === 0) return emptyList()
+    q = q.where('e.venue_id', 'in', ids)
+  }
+  if (filter.organizer !== undefined) {
+    const ids = validIds(filter.organizer)
+    if (ids.length === 0) return emptyList()
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('cal_event_organizer as eo')
+          .select('eo.event_id')
+          .whereRef('eo.event_id', '=', 'e.id')
+          .where('eo.organizer_id', 'in', ids),
+      ),
+    )
+  }
+  if (filter.featured !== undefined) q = q.where('e.featured', '=', filter.featured)
+  if (filter.ticketed !== undefined) q = q.where('e.ticketed', '=', filter.ticketed)
+  if (filter.post_parent !== undefined) q = q.where('e.post_parent', '=', filter.post_parent)
+  if (filter.geoloc || filter.near) {
+    const near = filter.near
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('cal_venue as v')
+          .select('v.id')
+          .whereRef('v.id', '=', 'e.venue_id')
+          .where('v.geo_lat', 'is not', null)
+          .where('v.geo_lng', 'is not', null)
+          .$if(near !== undefined, (sub) => {
+            const { lat, lng, radius_km } = near as NonNullable<typeof near>
+            // Haversine distance; least() guards asin against rounding just above 1.
+            return sub.where(
+              sql<number>`${EARTH_RADIUS_KM}::float8 * 2 * asin(least(1, sqrt(
+                power(sin(radians(v.geo_lat - ${lat}::float8) / 2), 2)
+                + cos(radians(${lat}::float8)) * cos(radians(v.geo_lat))
+                * power(sin(radians(v.geo_lng - ${lng}::float8) / 2), 2))))`,
+              '<=',
+              sql<number>`${radius_km}::float8`,
+            )
+          }),
+      ),
+    )
+  }
+
+  const { limit, offset } = pageOf(filter)
+  let page = q.selectAll('e')
+  if (filter.sticky_first) page = page.orderBy('e.sticky', 'desc')
+  const [count, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    page.orderBy('e.start_utc').orderBy('e.id').limit(limit).offset(offset).execute(),
+  ])
+  return { items: await toEvents(db, rows), total: Number(count.n) }
+}

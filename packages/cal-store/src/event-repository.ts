@@ -1,0 +1,75 @@
+import { CalInTrashError, CalNotFoundError } from './errors.js'
+import type { CalEvent } from './event.js'
+import { createEventsInBulk } from './event-bulk.js'
+import { listEvents } from './event-list.js'
+import { toEvents } from './event-rows.js'
+import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
+import { verifyPassword } from './password.js'
+import type { EventRepository } from './repositories.js'
+import { inIdOrder, type StoreContext, validIds } from './store-context.js'
+
+/** The event repository over `ctx`. */
+export function createEventRepository(ctx: StoreContext): EventRepository {
+  const { db } = ctx
+
+  async function getMany(ids: readonly number[]): Promise<CalEvent[]> {
+    const wanted = validIds(ids)
+    if (wanted.length === 0) return []
+    const rows = await db.selectFrom('cal_event').selectAll().where('id', 'in', wanted).execute()
+    return inIdOrder(ids, await toEvents(db, rows))
+  }
+
+  async function mustGet(id: number): Promise<CalEvent> {
+    const [event] = await getMany([id])
+    if (!event) throw new CalNotFoundError('event', id)
+    return event
+  }
+
+  return {
+    async create(input) {
+      const hash = (await passwordHashOf(input.password)) ?? null
+      const id = await db.transaction().execute((trx) => insertEvent(trx, ctx.now(), input, hash))
+      return mustGet(id)
+    },
+    createMany: (inputs) => createEventsInBulk(db, ctx.now(), inputs),
+    async update(id, patch) {
+      const hash = await passwordHashOf(patch.password)
+      await db.transaction().execute((trx) => patchEvent(trx, ctx.now(), id, patch, hash))
+      return mustGet(id)
+    },
+    async trash(id) {
+      const row = validIds([id]).length
+        ? await db
+            .updateTable('cal_event')
+            .set({ status: 'trash', modified: ctx.now() })
+            .where('id', '=', id)
+            .where('status', '<>', 'trash')
+            .returning('id')
+            .executeTakeFirst()
+        : undefined
+      if (row) return mustGet(id)
+      if ((await getMany([id])).length > 0) throw new CalInTrashError('event', id)
+      throw new CalNotFoundError('event', id)
+    },
+    async get(id) {
+      return (await getMany([id]))[0]
+    },
+    async getBySlug(slug) {
+      const rows = await db.selectFrom('cal_event').selectAll().where('slug', '=', slug).execute()
+      return (await toEvents(db, rows))[0]
+    },
+    getMany,
+    list: (filter = {}) => listEvents(db, filter),
+    async verifyPassword(id, password) {
+      if (validIds([id]).length === 0) return false
+      const row = await db
+        .selectFrom('cal_event')
+        .select('password_hash')
+        .where('id', '=', id)
+        .executeTakeFirst()
+      if (!row) return false
+      if (row.password_hash === null) return true
+      return verifyPassword(password, row.password_hash)
+    },
+  }
+}

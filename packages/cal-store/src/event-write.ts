@@ -1,0 +1,302 @@
+import type { Insertable, Selectable } from 'kysely'
+import { allDayBounds } from './all-day.js'
+import { CalNotFoundError, CalUnknownReferenceError, CalValidationError } from './errors.js'
+import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
+import { serializeCost } from './event-rows.js'
+import { findOrInsertOrganizer } from './organizer-repository.js'
+import { hashPassword } from './password.js'
+import type { EventTable } from './schema.js'
+import { slugify } from './slug.js'
+import { allocateSlug, type CalDb, textOrNull, validIds } from './store-context.js'
+import { resolveTermRefs } from './term-repository.js'
+import { assertTimeZone } from './time-zone.js'
+import { retryOnUniqueViolation } from './unique-violation.js'
+import { findOrInsertVenue } from './venue-repository.js'
+
+const TEXT_FIELDS = ['image', 'website'] as const
+const FLAGS = [
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'ticketed',
+] as const
+
+function requireTitle(title: unknown): string {
+  if (typeof title !== 'string' || title.trim() === '') {
+    throw new CalValidationError('title', 'an event needs a title')
+  }
+  return title.trim()
+}
+
+function requireDate(value: unknown, field: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw new CalValidationError(field, 'must be a valid date')
+  }
+  return value
+}
+
+/** Start/end after the all-day rule, checked for order. */
+export function eventTimes(
+  start: Date,
+  end: Date,
+  zone: string,
+  allDay: boolean,
+): { start: Date; end: Date } {
+  assertTimeZone(zone)
+  const times = allDay ? allDayBounds(start, end, zone) : { start, end }
+  if (times.end.getTime() < times.start.getTime()) {
+    throw new CalValidationError('end_date', 'the event ends before it starts')
+  }
+  return times
+}
+
+/** Hashes a password field outside any transaction (scrypt is slow on purpose). */
+export async function passwordHashOf(
+  password: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (password === undefined) return undefined
+  return password === null || password === '' ? null : hashPassword(password)
+}
+
+async function resolveVenue(trx: CalDb, now: Date, ref: VenueRef): Promise<number> {
+  if (typeof ref === 'number') {
+    const found = validIds([ref]).length
+      ? await trx.selectFrom('cal_venue').select('id').where('id', '=', ref).executeTakeFirst()
+      : undefined
+    if (!found) throw new CalUnknownReferenceError('venue', ref)
+    return ref
+  }
+  return findOrInsertVenue(trx, now, ref)
+}
+
+async function resolveOrganizers(
+  trx: CalDb,
+  now: Date,
+  refs: readonly OrganizerRef[],
+): Promise<number[]> {
+  const ids: number[] = []
+  for (const ref of refs) {
+    if (typeof ref === 'number') {
+      const found = validIds([ref]).length
+        ? await trx
+            .selectFrom('cal_organizer')
+            .select('id')
+            .where('id', '=', ref)
+            .executeTakeFirst()
+        : undefined
+      if (!found) throw new CalUnknownReferenceError('organizer', ref)
+      ids.push(ref)
+    } else {
+      ids.push(await findOrInsertOrganizer(trx, now, ref))
+    }
+  }
+  return [...new Set(ids)]
+}
+
+async function checkParentEvent(trx: CalDb, parent: number, self?: number): Promise<void> {
+  if (parent === self)
+    throw new CalValidationError('post_parent', 'an event cannot be its own parent')
+  const found = validIds([parent]).length
+    ? await trx.selectFrom('cal_event').select('id').where('id', '=', parent).executeTakeFirst()
+    : undefined
+  if (!found) throw new CalUnknownReferenceError('post_parent', parent)
+}
+
+async function writeRelations(
+  trx: CalDb,
+  id: number,
+  relations: { organizers?: number[]; categories?: number[]; tags?: number[] },
+  replace: boolean,
+): Promise<void> {
+  if (relations.organizers) {
+    if (replace) await trx.deleteFrom('cal_event_organizer').where('event_id', '=', id).execute()
+    if (relations.organizers.length > 0) {
+      await trx
+        .insertInto('cal_event_organizer')
+        .values(
+          relations.organizers.map((o, position) => ({ event_id: id, organizer_id: o, position })),
+        )
+        .execute()
+    }
+  }
+  for (const [taxonomy, terms] of [
+    ['cal_event_category', relations.categories],
+    ['cal_event_tag', relations.tags],
+  ] as const) {
+    if (!terms) continue
+    if (replace) {
+      await trx
+        .deleteFrom('cal_event_term')
+        .where('event_id', '=', id)
+        .where('term_id', 'in', (eb) =>
+          eb.selectFrom('cal_term').select('id').where('taxonomy', '=', taxonomy),
+        )
+        .execute()
+    }
+    if (terms.length > 0) {
+      await trx
+        .insertInto('cal_event_term')
+        .values(terms.map((term_id) => ({ event_id: id, term_id })))
+        .execute()
+    }
+  }
+}
+
+/** Creates one event (and what it names inline) inside the open transaction `trx`. */
+export async function insertEvent(
+  trx: CalDb,
+  now: Date,
+  input: EventInput,
+  passwordHash: string | null,
+): Promise<number> {
+  const title = requireTitle(input.title)
+  const zone = input.timezone ?? 'UTC'
+  const times = eventTimes(
+    requireDate(input.start, 'start_date'),
+    requireDate(input.end, 'end_date'),
+    zone,
+    input.all_day ?? false,
+  )
+  const venueId =
+    input.venue === undefined || input.venue === null
+      ? null
+      : await resolveVenue(trx, now, input.venue)
+  const organizers = await resolveOrganizers(trx, now, input.organizers ?? [])
+  const categories = await resolveTermRefs(
+    trx,
+    'cal_event_category',
+    'categories',
+    input.categories ?? [],
+  )
+  const tags = await resolveTermRefs(trx, 'cal_event_tag', 'tags', input.tags ?? [])
+  if (input.post_parent !== undefined && input.post_parent !== null) {
+    await checkParentEvent(trx, input.post_parent)
+  }
+  const base = slugify(input.slug || title, 'event')
+  const values: Omit<Insertable<EventTable>, 'slug'> = {
+    author: input.author ?? 0,
+    status: input.status ?? 'publish',
+    created: input.created ?? now,
+    modified: input.created ?? now,
+    title,
+    description: input.description ?? '',
+    excerpt: input.excerpt ?? '',
+    all_day: input.all_day ?? false,
+    start_utc: times.start,
+    end_utc: times.end,
+    timezone: zone,
+    cost: serializeCost(input.cost),
+    post_parent: input.post_parent ?? null,
+    password_hash: passwordHash,
+    venue_id: venueId,
+    image: textOrNull(input.image),
+    website: textOrNull(input.website),
+    show_map: input.show_map ?? false,
+    show_map_link: input.show_map_link ?? false,
+    hide_from_listings: input.hide_from_listings ?? false,
+    sticky: input.sticky ?? false,
+    featured: input.featured ?? false,
+    ticketed: input.ticketed ?? false,
+  }
+  const id = await retryOnUniqueViolation(
+    trx,
+    (c) => c.includes('slug'),
+    async () => {
+      const slug = await allocateSlug(trx, 'cal_event', base)
+      const row = await trx
+        .insertInto('cal_event')
+        .values({ ...values, slug })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return row.id
+    },
+  )
+  await writeRelations(trx, id, { organizers, categories, tags }, false)
+  return id
+}
+
+/** Applies a partial update to event `id` inside the open transaction `trx`. */
+export async function patchEvent(
+  trx: CalDb,
+  now: Date,
+  id: number,
+  patch: EventPatch,
+  passwordHash: string | null | undefined,
+): Promise<void> {
+  const current: Selectable<EventTable> | undefined = validIds([id]).length
+    ? await trx
+        .selectFrom('cal_event')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst()
+    : undefined
+  if (!current) throw new CalNotFoundError('event', id)
+  const changes: Partial<Insertable<EventTable>> = { modified: now }
+  if (patch.title !== undefined) changes.title = requireTitle(patch.title)
+  if (patch.status !== undefined && patch.status !== null) changes.status = patch.status
+  if (patch.author !== undefined) changes.author = patch.author ?? 0
+  if (patch.description !== undefined) changes.description = patch.description ?? ''
+  if (patch.excerpt !== undefined) changes.excerpt = patch.excerpt ?? ''
+  if (patch.cost !== undefined) changes.cost = serializeCost(patch.cost)
+  for (const f of TEXT_FIELDS) if (patch[f] !== undefined) changes[f] = textOrNull(patch[f])
+  for (const f of FLAGS) if (patch[f] !== undefined) changes[f] = patch[f] ?? false
+  if (passwordHash !== undefined) changes.password_hash = passwordHash
+  if (
+    patch.start !== undefined ||
+    patch.end !== undefined ||
+    patch.timezone !== undefined ||
+    patch.all_day !== undefined
+  ) {
+    if (patch.start === null) throw new CalValidationError('start_date', 'cannot be cleared')
+    if (patch.end === null) throw new CalValidationError('end_date', 'cannot be cleared')
+    const zone = patch.timezone ?? current.timezone
+    const allDay = patch.all_day ?? (patch.all_day === null ? false : current.all_day)
+    const times = eventTimes(
+      patch.start === undefined ? current.start_utc : requireDate(patch.start, 'start_date'),
+      patch.end === undefined ? current.end_utc : requireDate(patch.end, 'end_date'),
+      zone,
+      allDay,
+    )
+    changes.start_utc = times.start
+    changes.end_utc = times.end
+    changes.timezone = zone
+    changes.all_day = allDay
+  }
+  if (patch.venue !== undefined) {
+    changes.venue_id = patch.venue === null ? null : await resolveVenue(trx, now, patch.venue)
+  }
+  if (patch.post_parent !== undefined) {
+    if (patch.post_parent !== null) await checkParentEvent(trx, patch.post_parent, id)
+    changes.post_parent = patch.post_parent
+  }
+  const relations = {
+    organizers:
+      patch.organizers === undefined
+        ? undefined
+        : await resolveOrganizers(trx, now, patch.organizers ?? []),
+    categories:
+      patch.categories === undefined
+        ? undefined
+        : await resolveTermRefs(trx, 'cal_event_category', 'categories', patch.categories ?? []),
+    tags:
+      patch.tags === undefined
+        ? undefined
+        : await resolveTermRefs(trx, 'cal_event_tag', 'tags', patch.tags ?? []),
+  }
+  const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
+  const base = wantsSlug ? slugify(patch.slug as string, 'event') : undefined
+  await retryOnUniqueViolation(
+    trx,
+    (c) => c.includes('slug'),
+    async () => {
+      if (base !== undefined && base !== current.slug) {
+        changes.slug = await allocateSlug(trx, 'cal_event', base, { excludeId: id })
+      }
+      await trx.updateTable('cal_event').set(changes).where('id', '=', id).execute()
+    },
+  )
+  await writeRelations(trx, id, relations, true)
+}

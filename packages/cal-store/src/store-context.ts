@@ -1,0 +1,72 @@
+import { type Kysely, sql } from 'kysely'
+import type { ListResult, Page } from './page.js'
+import type { CalSchema } from './schema.js'
+import { firstFreeSlug } from './slug.js'
+
+/** The typed Kysely instance (or open transaction) the repositories run on. */
+export type CalDb = Kysely<CalSchema>
+
+/** What every repository needs: the database and the clock. */
+export interface StoreContext {
+  readonly db: CalDb
+  readonly now: () => Date
+}
+
+/** `limit`/`offset` of a page with defaults (10, 0), made safe integers. */
+export function pageOf(page: Page): { limit: number; offset: number } {
+  const limit = Math.max(1, Math.floor(page.limit ?? 10))
+  const offset = Math.max(0, Math.floor(page.offset ?? 0))
+  return { limit, offset }
+}
+
+/** An empty list result. */
+export function emptyList<T>(): ListResult<T> {
+  return { items: [], total: 0 }
+}
+
+/** The slugged tables. */
+export type SluggedTable = 'cal_event' | 'cal_venue' | 'cal_organizer' | 'cal_term'
+
+/**
+ * The first free slug `base`, `base-2`, … in `table` (within `taxonomy` for terms), ignoring the
+ * row `excludeId` (its own slug on update). `base` must already be a slug (`[a-z0-9-]`).
+ * Races with concurrent writers are settled by the unique index: callers retry on violation.
+ */
+export async function allocateSlug(
+  db: CalDb,
+  table: SluggedTable,
+  base: string,
+  options: { taxonomy?: string; excludeId?: number } = {},
+): Promise<string> {
+  let q = db
+    .selectFrom(table)
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', '~', `^${base}-[0-9]+$`)]))
+  if (options.taxonomy !== undefined) {
+    q = q.where(sql.ref('taxonomy'), '=', options.taxonomy)
+  }
+  if (options.excludeId !== undefined) q = q.where('id', '<>', options.excludeId)
+  const rows = await q.execute()
+  return firstFreeSlug(base, new Set(rows.map((r) => r.slug)))
+}
+
+/** `''` and `undefined` become `null`; other strings stay. */
+export function textOrNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : value
+}
+
+/** Keeps the items of `rows` in the order of `ids` (missing ids skipped). */
+export function inIdOrder<T extends { id: number }>(ids: readonly number[], rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  const out: T[] = []
+  for (const id of ids) {
+    const row = byId.get(id)
+    if (row) out.push(row)
+  }
+  return out
+}
+
+/** Distinct safe integers of `ids` (others dropped: they cannot be ids). */
+export function validIds(ids: readonly number[]): number[] {
+  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1))]
+}

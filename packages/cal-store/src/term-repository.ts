@@ -1,0 +1,383 @@
+import { sql } from 'kysely'
+import {
+  CalNotFoundError,
+  CalTermExistsError,
+  CalUnknownReferenceError,
+  CalValidationError,
+} from './errors.js'
+import type { ListResult } from './page.js'
+import type { TermRepository } from './repositories.js'
+import { slugify } from './slug.js'
+import {
+  allocateSlug,
+  type CalDb,
+  emptyList,
+  inIdOrder,
+  pageOf,
+  type StoreContext,
+  textOrNull,
+  validIds,
+} from './store-context.js'
+import type { Taxonomy, Term, TermInput, TermListFilter, TermPatch } from './term.js'
+import { retryOnUniqueViolation } from './unique-violation.js'
+
+const SIBLING_INDEX = 'cal_term_sibling_name_uq'
+
+/** Terms with their published-event count, as a derived table `t`. */
+function termsWithCount(db: CalDb, taxonomy: Taxonomy) {
+  return db
+    .selectFrom('cal_term as term')
+    .where('term.taxonomy', '=', taxonomy)
+    .select([
+      'term.id',
+      'term.taxonomy',
+      'term.name',
+      'term.slug',
+      'term.description',
+      'term.parent_id',
+      (eb) =>
+        eb
+          .selectFrom('cal_event_term as et')
+          .innerJoin('cal_event as e', 'e.id', 'et.event_id')
+          .whereRef('et.term_id', '=', 'term.id')
+          .where('e.status', '=', 'publish')
+          .select((sub) => sub.fn.countAll<number>().as('n'))
+          .as('count'),
+    ])
+}
+
+type TermRow = {
+  id: number
+  taxonomy: Taxonomy
+  name: string
+  slug: string
+  description: string | null
+  parent_id: number | null
+  count: number | null
+}
+
+function toTerm(row: TermRow): Term {
+  return {
+    id: row.id,
+    taxonomy: row.taxonomy,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    parent: row.parent_id ?? 0,
+    count: Number(row.count ?? 0),
+  }
+}
+
+function requireName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new CalValidationError('name', 'a term needs a name')
+  }
+  return name.trim()
+}
+
+/** The id of the sibling (same taxonomy and parent) named `name` case-insensitively. */
+async function siblingNamed(
+  db: CalDb,
+  taxonomy: Taxonomy,
+  parent: number | null,
+  name: string,
+  excludeId?: number,
+): Promise<number | undefined> {
+  let q = db
+    .selectFrom('cal_term')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+    .where((eb) => (parent === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', parent)))
+  if (excludeId !== undefined) q = q.where('id', '<>', excludeId)
+  return (await q.executeTakeFirst())?.id
+}
+
+/** Checks a wanted parent: categories only, must exist, must not be `self` or below it. */
+async function checkParent(
+  db: CalDb,
+  taxonomy: Taxonomy,
+  parent: number | null | undefined,
+  self?: number,
+): Promise<number | null> {
+  if (parent === undefined || parent === null || parent === 0) return null
+  if (taxonomy === 'cal_event_tag') throw new CalValidationError('parent', 'tags have no parent')
+  let cursor: number | null = parent
+  for (let depth = 0; cursor !== null; depth++) {
+    if (cursor === self || depth > 100) {
+      throw new CalValidationError('parent', 'a category cannot be its own ancestor')
+    }
+    const row: { parent_id: number | null } | undefined = validIds([cursor]).length
+      ? await db
+          .selectFrom('cal_term')
+          .select('parent_id')
+          .where('id', '=', cursor)
+          .where('taxonomy', '=', taxonomy)
+          .executeTakeFirst()
+      : undefined
+    if (!row) {
+      if (cursor === parent) throw new CalUnknownReferenceError('parent', parent)
+      break
+    }
+    cursor = row.parent_id
+  }
+  return parent
+}
+
+/** Creates a term inside the open transaction `trx`. */
+export async function insertTerm(
+  trx: CalDb,
+  taxonomy: Taxonomy,
+  input: TermInput,
+): Promise<number> {
+  const name = requireName(input.name)
+  const parent = await checkParent(trx, taxonomy, input.parent)
+  const existing = await siblingNamed(trx, taxonomy, parent, name)
+  if (existing !== undefined) throw new CalTermExistsError(name, existing)
+  const base = slugify(input.slug || name, taxonomy === 'cal_event_tag' ? 'tag' : 'category')
+  try {
+    return await retryOnUniqueViolation(
+      trx,
+      (c) => c.includes('slug'),
+      async () => {
+        const slug = await allocateSlug(trx, 'cal_term', base, { taxonomy })
+        const row = await trx
+          .insertInto('cal_term')
+          .values({
+            taxonomy,
+            name,
+            slug,
+            description: textOrNull(input.description),
+            parent_id: parent,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        return row.id
+      },
+    )
+  } catch (error) {
+    const raced = await siblingNamed(trx, taxonomy, parent, name)
+    if (raced !== undefined) throw new CalTermExistsError(name, raced)
+    throw error
+  }
+}
+
+/** Resolves term references (ids or names) to ids, creating root terms for unknown names. */
+export async function resolveTermRefs(
+  trx: CalDb,
+  taxonomy: Taxonomy,
+  field: string,
+  refs: readonly (number | string)[],
+): Promise<number[]> {
+  const ids: number[] = []
+  const numbers = refs.filter((r): r is number => typeof r === 'number')
+  if (numbers.length > 0) {
+    const valid = validIds(numbers)
+    const found = valid.length
+      ? await trx
+          .selectFrom('cal_term')
+          .select('id')
+          .where('taxonomy', '=', taxonomy)
+          .where('id', 'in', valid)
+          .execute()
+      : []
+    const known = new Set(found.map((r) => r.id))
+    const missing = numbers.find((n) => !known.has(n))
+    if (missing !== undefined) throw new CalUnknownReferenceError(field, missing)
+  }
+  for (const ref of refs) {
+    if (typeof ref === 'number') {
+      ids.push(ref)
+      continue
+    }
+    const name = ref.trim()
+    if (name === '') throw new CalValidationError(field, 'a term name cannot be empty')
+    const existing = await trx
+      .selectFrom('cal_term')
+      .select('id')
+      .where('taxonomy', '=', taxonomy)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+      .orderBy('id')
+      .executeTakeFirst()
+    if (existing) ids.push(existing.id)
+    else {
+      try {
+        ids.push(await insertTerm(trx, taxonomy, { name }))
+      } catch (error) {
+        // A concurrent writer created the same root term first: use it.
+        if (error instanceof CalTermExistsError) ids.push(error.termId)
+        else throw error
+      }
+    }
+  }
+  return [...new Set(ids)]
+}
+
+/** The repository of one taxonomy over `ctx`. */
+export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): TermRepository {
+  const { db } = ctx
+  const kind = taxonomy === 'cal_event_tag' ? 'tag' : 'category'
+
+  async function getMany(ids: readonly number[]): Promise<Term[]> {
+    const wanted = validIds(ids)
+    if (wanted.length === 0) return []
+    const rows = await db
+      .selectFrom(termsWithCount(db, taxonomy).as('t'))
+      .selectAll()
+      .where('t.id', 'in', wanted)
+      .execute()
+    return inIdOrder(ids, rows.map(toTerm))
+  }
+
+  async function get(id: number): Promise<Term | undefined> {
+    return (await getMany([id]))[0]
+  }
+
+  async function update(id: number, patch: TermPatch): Promise<Term> {
+    await db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('cal_term')
+        .selectAll()
+        .where('id', '=', id)
+        .where('taxonomy', '=', taxonomy)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!current) throw new CalNotFoundError(kind, id)
+      const name = patch.name !== undefined ? requireName(patch.name) : current.name
+      const parent =
+        patch.parent !== undefined
+          ? await checkParent(trx, taxonomy, patch.parent, id)
+          : current.parent_id
+      const changes: {
+        name: string
+        parent_id: number | null
+        description?: string | null
+        slug?: string
+      } = {
+        name,
+        parent_id: parent,
+      }
+      if (patch.description !== undefined) changes.description = textOrNull(patch.description)
+      const existing = await siblingNamed(trx, taxonomy, parent, name, id)
+      if (existing !== undefined) throw new CalTermExistsError(name, existing)
+      const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
+      const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
+      try {
+        await retryOnUniqueViolation(
+          trx,
+          (c) => c.includes('slug'),
+          async () => {
+            if (base !== undefined && base !== current.slug) {
+              changes.slug = await allocateSlug(trx, 'cal_term', base, { taxonomy, excludeId: id })
+            }
+            await trx.updateTable('cal_term').set(changes).where('id', '=', id).execute()
+          },
+        )
+      } catch (error) {
+        const raced = await siblingNamed(trx, taxonomy, parent, name, id)
+        if (raced !== undefined) throw new CalTermExistsError(name, raced)
+        throw error
+      }
+    })
+    const term = await get(id)
+    if (!term) throw new CalNotFoundError(kind, id)
+    return term
+  }
+
+  async function list(filter: TermListFilter = {}): Promise<ListResult<Term>> {
+    let q = db.selectFrom(termsWithCount(db, taxonomy).as('t'))
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+      q = q.where((eb) => eb.or([eb('t.name', 'ilike', pattern), eb('t.slug', 'ilike', pattern)]))
+    }
+    const include = filter.include ? validIds(filter.include) : undefined
+    if (include) {
+      if (include.length === 0) return emptyList()
+      q = q.where('t.id', 'in', include)
+    }
+    const exclude = filter.exclude ? validIds(filter.exclude) : []
+    if (exclude.length > 0) q = q.where('t.id', 'not in', exclude)
+    if (filter.hide_empty ?? true) q = q.where('t.count', '>', 0)
+    if (filter.parent !== undefined) {
+      const parent = filter.parent
+      q = q.where((eb) =>
+        parent === 0 ? eb('t.parent_id', 'is', null) : eb('t.parent_id', '=', parent),
+      )
+    }
+    if (filter.event !== undefined) {
+      const event = filter.event
+      q = q.where('t.id', 'in', (eb) =>
+        eb.selectFrom('cal_event_term').select('term_id').where('event_id', '=', event),
+      )
+    }
+    if (filter.slug !== undefined) {
+      const slugs = typeof filter.slug === 'string' ? [filter.slug] : filter.slug
+      if (slugs.length === 0) return emptyList()
+      q = q.where('t.slug', 'in', slugs)
+    }
+    const direction = filter.order === 'desc' ? sql`desc` : sql`asc`
+    let orderBy = filter.orderby ?? 'name'
+    if (orderBy === 'include' && !include) orderBy = 'id'
+    const key =
+      orderBy === 'include' && include
+        ? sql`case ${sql.join(
+            include.map((id, i) => sql`when t.id = ${id} then ${sql.lit(i)}`),
+            sql` `,
+          )} end`
+        : orderBy === 'name'
+          ? sql`lower(t.name)`
+          : sql.ref(`t.${orderBy}`)
+    const { limit, offset } = pageOf(filter)
+    const [count, rows] = await Promise.all([
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q
+        .selectAll('t')
+        .orderBy(sql`${key} ${direction}`)
+        .orderBy('t.id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    ])
+    return { items: rows.map(toTerm), total: Number(count.n) }
+  }
+
+  return {
+    taxonomy,
+    async create(input) {
+      const id = await db.transaction().execute((trx) => insertTerm(trx, taxonomy, input))
+      const term = await get(id)
+      if (!term) throw new CalNotFoundError(kind, id)
+      return term
+    },
+    update,
+    async delete(id) {
+      return db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom(termsWithCount(trx, taxonomy).as('t'))
+          .selectAll()
+          .where('t.id', '=', validIds([id]).length ? id : 0)
+          .execute()
+        const row = rows[0]
+        if (!row) throw new CalNotFoundError(kind, id)
+        await trx
+          .updateTable('cal_term')
+          .set({ parent_id: row.parent_id })
+          .where('parent_id', '=', id)
+          .execute()
+        await trx.deleteFrom('cal_term').where('id', '=', id).execute()
+        return toTerm(row)
+      })
+    },
+    get,
+    async getBySlug(slug) {
+      const row = await db
+        .selectFrom(termsWithCount(db, taxonomy).as('t'))
+        .selectAll()
+        .where('t.slug', '=', slug)
+        .executeTakeFirst()
+      return row && toTerm(row)
+    },
+    getMany,
+    list,
+  }
+}
