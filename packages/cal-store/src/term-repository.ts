@@ -21,8 +21,6 @@ import {
 import type { Taxonomy, Term, TermInput, TermListFilter, TermPatch } from './term.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
 
-const SIBLING_INDEX = 'cal_term_sibling_name_uq'
-
 /** Terms with their published-event count, as a derived table `t`. */
 function termsWithCount(db: CalDb, taxonomy: Taxonomy) {
   return db

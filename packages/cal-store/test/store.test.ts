@@ -10,6 +10,7 @@ import {
   CalUnknownReferenceError,
   CalValidationError,
   createCalStore,
+  type EventInput,
   formatLocalDateTime,
   seedDemoCalendar,
 } from '../src/index.js'
@@ -159,7 +160,7 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
       ['categories', { categories: [999] }],
       ['tags', { tags: [cat.id] }],
       ['post_parent', { post_parent: 999 }],
-    ] as const) {
+    ] as [string, Partial<EventInput>][]) {
       const err = await store.events
         .create({ title: 'x', start: e.start, end: e.end, ...input })
         .catch((x: unknown) => x)
