@@ -1,10 +1,14 @@
-// Placeholder: replaced by the k-core API implementation.
-import type { Api } from '../route.js'
-
-export interface KcoreApiOptions {
-  [key: string]: unknown
-}
-
-export function createKcoreApi(_options: KcoreApiOptions): Api {
-  throw new Error('not implemented yet')
-}
+/**
+ * The k-core trends API (`/api`): {@link createKcoreApi} and its options.
+ * @module
+ */
+export { createKcoreApi } from './kcore-api.js'
+export {
+  DEFAULT_SCHEDULER,
+  type KcoreApiOptions,
+  type KcoreSchedulerOptions,
+} from './kcore-api-options.js'
+export { KcoreConfigError } from './kcore-config-error.js'
+export { MAX_ASN, MAX_TRENDS_ASNS } from './request-schemas.js'
+export type { SchedulerStatus } from './scheduler.js'
+export type { RefreshVersionResult, UpdateVersionResult } from './sync-result-mapping.js'

@@ -1,0 +1,34 @@
+import type { SnapshotProvider } from '@kcore/engine'
+import type { KcoreStore } from '@kcore/store'
+
+/** When the automatic update check runs. */
+export interface KcoreSchedulerOptions {
+  /** False: no automatic checks (`POST /api/scheduler/update` still works). */
+  enabled: boolean
+  /** Five-field cron expression, evaluated in UTC (e.g. `0 6 * * *`). */
+  schedule: string
+}
+
+/** The scheduler configuration used when {@link KcoreApiOptions.scheduler} is omitted. */
+export const DEFAULT_SCHEDULER: KcoreSchedulerOptions = { enabled: true, schedule: '0 6 * * *' }
+
+/** Options of {@link createKcoreApi}. Nothing here is read from the environment. */
+export interface KcoreApiOptions {
+  /** A migrated k-core store (the caller owns its database). */
+  store: KcoreStore
+  /** Where refreshes and scheduled checks list and download snapshots. */
+  provider: SnapshotProvider
+  /** Reported by `GET /api/health` (the package version). */
+  version: string
+  /**
+   * When set (non-empty), `POST /api/refresh` and `POST /api/scheduler/update` require
+   * `Authorization: Bearer <adminToken>`; reads stay public.
+   */
+  adminToken?: string
+  /** Default `{ enabled: true, schedule: '0 6 * * *' }`. */
+  scheduler?: KcoreSchedulerOptions
+  /** The clock for timestamps and `next_run`; default `() => new Date()`. */
+  now?: () => Date
+  /** Receives what goes wrong in scheduled checks (never thrown anywhere). */
+  onError?: (error: unknown) => void
+}

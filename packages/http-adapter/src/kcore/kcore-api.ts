@@ -1,0 +1,54 @@
+import type { Api, Route } from '../route.js'
+import { createAdminAuth } from './admin-auth.js'
+import { adminRoute } from './admin-route.js'
+import { kcoreInvalidInput } from './invalid-input.js'
+import { DEFAULT_SCHEDULER, type KcoreApiOptions } from './kcore-api-options.js'
+import type { KcoreContext } from './kcore-context.js'
+import { openApiRoute } from './openapi-route.js'
+import { refreshRoutes } from './refresh-routes.js'
+import { createScheduler } from './scheduler.js'
+import { statusRoutes } from './status-routes.js'
+import { createSyncRunner } from './sync-runner.js'
+import { trendRoutes } from './trend-routes.js'
+
+const GUARDED = new Set(['POST /refresh', 'POST /scheduler/update'])
+
+/**
+ * The k-core trends API under `/api` (see `shared/spec/kcore-api.md`): health, summary,
+ * trends, snapshots, refresh, the update scheduler and `GET /api/openapi.json`. Mount it with
+ * `createHandler({ kcore: options })`. The scheduler starts at once (unless disabled);
+ * `Api.close()` stops it and waits for a running check.
+ *
+ * @throws {KcoreConfigError} for an invalid cron expression (not five fields, or unparsable).
+ */
+export function createKcoreApi(options: KcoreApiOptions): Api {
+  const now = options.now ?? (() => new Date())
+  const onError = options.onError ?? (() => {})
+  const runner = createSyncRunner(options.store, options.provider)
+  const scheduler = createScheduler(options.scheduler ?? DEFAULT_SCHEDULER, {
+    runner,
+    now,
+    onError,
+  })
+  const ctx: KcoreContext = {
+    store: options.store,
+    version: options.version,
+    auth: createAdminAuth(options.adminToken),
+    runner,
+    scheduler,
+    now,
+  }
+  const documented: Route[] = [...statusRoutes(ctx), ...trendRoutes(ctx), ...refreshRoutes(ctx)]
+  const info = { base: '/api', title: 'AS k-core trends API', version: options.version }
+  const openapi = openApiRoute(info, () => [...documented, openapi])
+  const mounted = documented.map((r) =>
+    GUARDED.has(`${r.method} ${r.path}`) ? adminRoute(ctx.auth, r) : r,
+  )
+  return {
+    ...info,
+    errorStyle: 'plain',
+    routes: [...mounted, openapi],
+    invalidInput: kcoreInvalidInput,
+    close: () => scheduler.close(),
+  }
+}

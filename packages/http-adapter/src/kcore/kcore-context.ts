@@ -1,0 +1,14 @@
+import type { KcoreStore } from '@kcore/store'
+import type { AdminAuth } from './admin-auth.js'
+import type { Scheduler } from './scheduler.js'
+import type { SyncRunner } from './sync-runner.js'
+
+/** What the k-core routes share. */
+export interface KcoreContext {
+  store: KcoreStore
+  version: string
+  auth: AdminAuth
+  runner: SyncRunner
+  scheduler: Scheduler
+  now: () => Date
+}

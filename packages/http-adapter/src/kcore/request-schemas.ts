@@ -1,0 +1,126 @@
+import { z } from 'zod'
+
+/** Largest 32-bit AS number. */
+export const MAX_ASN = 4_294_967_295
+
+/** Most distinct ASNs one `POST /api/trends` may ask for. */
+export const MAX_TRENDS_ASNS = 100
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** True for a real calendar date written `YYYY-MM-DD` (2023-02-30 is not). */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE_PATTERN.exec(value)
+  if (!match) return false
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(2000, m - 1, d))
+  date.setUTCFullYear(y)
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+}
+
+/** `ipv4` or `ipv6`. */
+export const ipVersionSchema = z
+  .enum(['ipv4', 'ipv6'], { error: 'must be ipv4 or ipv6' })
+  .describe('IP version')
+
+/** A real calendar date, `YYYY-MM-DD`. */
+export const calendarDateSchema = z
+  .string({ error: 'must be a date written YYYY-MM-DD' })
+  .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDate, 'must be a real calendar date')
+  .meta({ format: 'date' })
+
+/** An ASN in a path: decimal digits only (no sign, exponent, fraction or spaces), 0..4294967295. */
+export const asnPathSchema = z
+  .string()
+  .regex(/^\d{1,10}$/, 'must be an integer 0..4294967295 written in decimal digits')
+  .transform(Number)
+  .pipe(z.number().max(MAX_ASN, 'must be an integer 0..4294967295'))
+
+/** An ASN in a JSON body: a JSON integer 0..4294967295 (strings are refused). */
+export const asnNumberSchema = z
+  .number({ error: 'must be an integer 0..4294967295' })
+  .int('must be an integer 0..4294967295')
+  .min(0, 'must be an integer 0..4294967295')
+  .max(MAX_ASN, 'must be an integer 0..4294967295')
+
+interface DateBounds {
+  start_date?: string | undefined
+  end_date?: string | undefined
+}
+
+/** Adds the `start_date <= end_date` rule (only when both are given). */
+function orderedDates<T extends z.ZodType<DateBounds>>(schema: T) {
+  return schema.superRefine((value, ctx) => {
+    if (value.start_date && value.end_date && value.start_date > value.end_date) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['start_date'],
+        message: 'must not be after end_date',
+        params: { range: true },
+      })
+    }
+  })
+}
+
+const dateFields = {
+  start_date: calendarDateSchema
+    .optional()
+    .describe('First date (inclusive); default: the earliest stored snapshot'),
+  end_date: calendarDateSchema
+    .optional()
+    .describe('Last date (inclusive); default: the latest stored snapshot'),
+}
+
+/** Path of `GET /api/trends/{asn}`. */
+export const trendParams = z.object({
+  asn: asnPathSchema.describe('AS number, 0..4294967295'),
+})
+
+/** Query of `GET /api/trends/{asn}`. */
+export const trendQuery = orderedDates(
+  z.object({
+    ip_version: ipVersionSchema.default('ipv4'),
+    ...dateFields,
+  }),
+)
+
+/** Body of `POST /api/trends`: 1..100 distinct ASNs (duplicates removed, first order kept). */
+export const multiTrendBody = orderedDates(
+  z.object(
+    {
+      asns: z
+        .array(asnNumberSchema, { error: 'must be an array of ASNs' })
+        .min(1, 'must list at least one ASN')
+        .transform((asns) => [...new Set(asns)])
+        .pipe(
+          z
+            .array(z.number())
+            .max(MAX_TRENDS_ASNS, `must list at most ${MAX_TRENDS_ASNS} distinct ASNs`),
+        )
+        .describe(`1..${MAX_TRENDS_ASNS} ASNs; duplicates are removed, first order kept`),
+      ip_version: ipVersionSchema.default('ipv4'),
+      ...dateFields,
+    },
+    { error: 'the body must be a JSON object with an `asns` array' },
+  ),
+)
+
+/** Query of `GET /api/snapshots`. */
+export const snapshotsQuery = z.object({
+  ip_version: ipVersionSchema.optional().describe('Only this IP version'),
+})
+
+/** Body of `POST /api/refresh`; an empty body refreshes both versions. */
+export const refreshBody = z
+  .object(
+    {
+      ip_versions: z
+        .array(ipVersionSchema, { error: 'must be an array of ipv4/ipv6' })
+        .min(1, 'must list at least one IP version')
+        .optional()
+        .describe('IP versions to refresh; default both'),
+    },
+    { error: 'the body must be a JSON object' },
+  )
+  .optional()

@@ -1,0 +1,94 @@
+import type { IpVersion } from '@kcore/engine'
+import type { KcoreStore } from '@kcore/store'
+import { HttpError } from '../http-error.js'
+import { jsonResponse } from '../json-response.js'
+import { type Route, route } from '../route.js'
+import type { KcoreContext } from './kcore-context.js'
+import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
+import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
+
+interface RangeAsked {
+  start_date?: string | undefined
+  end_date?: string | undefined
+}
+
+/**
+ * The range a trend answer reports: each bound as requested, else the earliest/latest stored
+ * snapshot of the version (null when none is stored). Only asks the database when a bound is
+ * missing.
+ */
+async function usedRange(store: KcoreStore, ipVersion: IpVersion, asked: RangeAsked) {
+  const stored = asked.start_date && asked.end_date ? undefined : await store.dateRange(ipVersion)
+  return {
+    start: asked.start_date ?? stored?.earliest ?? null,
+    end: asked.end_date ?? stored?.latest ?? null,
+  }
+}
+
+const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
+
+/** `GET /trends/:asn` and `POST /trends`. */
+export function trendRoutes(ctx: KcoreContext): Route[] {
+  const { store } = ctx
+  return [
+    route({
+      method: 'GET',
+      path: '/trends/:asn',
+      summary: "One AS's shell-index trend",
+      description:
+        '404 `asn_not_found` only when the ASN appears in no stored snapshot of the IP version; ' +
+        'an ASN without points in the range gets an empty `trend_data`.',
+      params: trendParams,
+      query: trendQuery,
+      responses: {
+        200: { description: 'The trend, oldest first', schema: singleTrendSchema },
+        400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
+        404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
+      },
+      handle: async ({ params, query }) => {
+        const { asn } = params
+        const version = query.ip_version
+        const [dateRange, trends] = await Promise.all([
+          usedRange(store, version, query),
+          store.trends(version, [asn], rangeOf(query)),
+        ])
+        const points = trends.get(asn) ?? []
+        if (points.length === 0 && !(await store.knownAsns(version, [asn])).has(asn)) {
+          throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
+        }
+        return jsonResponse({
+          asn,
+          ip_version: version,
+          date_range: dateRange,
+          trend_data: points,
+        })
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/trends',
+      summary: 'Shell-index trends of several ASes',
+      description: 'Never 404: unknown ASNs get an empty array.',
+      body: multiTrendBody,
+      responses: {
+        200: { description: 'A key per ASN', schema: multiTrendSchema },
+        400: { description: 'Bad body', schema: errorSchema },
+      },
+      handle: async ({ body }) => {
+        const version = body.ip_version
+        const [dateRange, trends] = await Promise.all([
+          usedRange(store, version, body),
+          store.trends(version, body.asns, rangeOf(body)),
+        ])
+        const trendData: Record<string, unknown> = {}
+        for (const asn of body.asns) trendData[String(asn)] = trends.get(asn) ?? []
+        return jsonResponse({
+          asns: body.asns,
+          ip_version: version,
+          date_range: dateRange,
+          trend_data: trendData,
+        })
+      },
+    }),
+  ]
+}
