@@ -64,6 +64,8 @@ export async function syncFromProvider(
 ): Promise<Partial<Record<IpVersion, VersionSyncResult>>> {
   const versions = [...new Set(options.ipVersions)]
   for (const v of versions) assertIpVersion(v)
+  if (options.from !== undefined && !/^\d{4}-\d{2}(-\d{2})?$/.test(options.from))
+    throw new RangeError(`from must be YYYY-MM-DD or YYYY-MM, got ${String(options.from)}`)
   const outcome = await options.store.database.tryWithLock(REFRESH_LOCK, async () => {
     const results: Partial<Record<IpVersion, VersionSyncResult>> = {}
     for (const version of versions) results[version] = await syncVersion(options, version)

@@ -96,6 +96,12 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
       ipv4: { checked: true, added: [], latestDate: '2024-02-01', error: null, failures: [] },
     })
     expect(provider.opened).toEqual(['ipv4 2024-01-01', 'ipv4 2023-12-01', 'ipv4 2024-02-01'])
+    await expect(
+      syncFromProvider({ store, provider, ipVersions: ['ipv4'], from: 'January' }),
+    ).rejects.toThrow(RangeError)
+    await expect(
+      syncFromProvider({ store, provider, ipVersions: ['ipv7' as 'ipv4'] }),
+    ).rejects.toThrow(/ipVersion/)
   })
 
   it('reports a corrupt file, stores the others, and picks it up once fixed', async () => {
