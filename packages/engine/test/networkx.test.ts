@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { decomposeSnapshot } from '../src/index.js'
+import { caidaDir } from './caida-data.js'
+
+// NetworkX reads the bz2 itself, so this compares against a parser and an algorithm that share
+// nothing with ours. Skipped where python3 or networkx is missing.
+const script = `
+import bz2, json, sys
+import networkx as nx
+g = nx.Graph()
+with bz2.open(sys.argv[1], 'rt') as f:
+    for line in f:
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        a, b = line.split('|')[:2]
+        g.add_edge(int(a), int(b))
+g.remove_edges_from(list(nx.selfloop_edges(g)))
+json.dump(nx.core_number(g), sys.stdout)
+`
+
+function hasNetworkx(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'import networkx'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe.skipIf(!hasNetworkx())('NetworkX core_number parity', () => {
+  it.each([
+    '20130201.as-rel.txt.bz2',
+    '20220601.as-rel.v6-stable.txt.bz2',
+    '20151201.as-rel2.txt.bz2',
+  ])('%s: every AS equals NetworkX', async (name) => {
+    const path = `${caidaDir}${name}`
+    const expected = JSON.parse(
+      execFileSync('python3', ['-c', script, path], { maxBuffer: 1 << 28 }).toString(),
+    ) as Record<string, number>
+    const { graph, decomposition } = await decomposeSnapshot(await readFile(path))
+    const actual: Record<string, number> = {}
+    graph.asns.forEach((asn, i) => {
+      actual[String(asn)] = decomposition.shells[i]!
+    })
+    expect(actual).toEqual(expected)
+  })
+})
