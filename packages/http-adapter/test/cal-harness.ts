@@ -1,0 +1,85 @@
+import { type CalStore, createCalStore } from '@cal/store'
+import type { Database } from '@kcore/db'
+import { createHandler, type Handler } from '../src/index.js'
+
+/** The one write token the suites configure. */
+export const TOKEN = 'cal-test-token-7f3a'
+/** The pinned clock: Sunday 1 March 2026, 15:00 UTC. */
+export const NOW = new Date('2026-03-01T15:00:00Z')
+export const BASE = 'http://cal.test/cal/events/v1'
+
+/** A JSON answer. */
+export interface Answer {
+  status: number
+  headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  body: any
+}
+
+/** What each suite works with. */
+export interface CalHarness {
+  database: Database
+  store: CalStore
+  handler: Handler
+  /** Calls the handler; `token: true` sends the valid token, a string sends that header value. */
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: boolean | string; headers?: Record<string, string> },
+  ): Promise<Answer>
+  /** GET with the token. */
+  get(path: string, token?: boolean): Promise<Answer>
+  /** POST with the token; asserts the status when given. */
+  create(path: string, body: unknown): Promise<Answer>
+  close(): Promise<void>
+}
+
+/** Opens a database, migrates the calendar store and builds the handler with a pinned clock. */
+export async function openCal(
+  open: () => Promise<Database>,
+  options: { timezone?: string } = {},
+): Promise<CalHarness> {
+  const database = await open()
+  const store = createCalStore(database)
+  await store.migrate()
+  const handler = createHandler({
+    cal: { store, tokens: [TOKEN], timezone: options.timezone ?? 'UTC', now: () => NOW },
+  })
+  const call: CalHarness['call'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.token === true) headers.authorization = `Bearer ${TOKEN}`
+    else if (typeof o.token === 'string') headers.authorization = o.token
+    if (o.body !== undefined) headers['content-type'] = 'application/json'
+    const res = await handler(
+      new Request(`${BASE}${path}`, {
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      }),
+    )
+    const text = await res.text()
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
+  }
+  return {
+    database,
+    store,
+    handler,
+    call,
+    get: (path, token = false) => call('GET', path, { token }),
+    async create(path, body) {
+      const answer = await call('POST', path, { body, token: true })
+      if (answer.status !== 201) {
+        throw new Error(`POST ${path} → ${answer.status} ${JSON.stringify(answer.body)}`)
+      }
+      return answer
+    },
+    async close() {
+      await handler.close()
+      await database.close()
+    },
+  }
+}
+
+/** Ids of a list answer. */
+export const ids = (answer: Answer, key = 'events'): number[] =>
+  (answer.body?.[key] ?? []).map((r: { id: number }) => r.id)
