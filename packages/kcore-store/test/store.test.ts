@@ -229,6 +229,48 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
       expect(await countRows(database, 'kcore_shell_ipv4')).toBe(6)
     })
 
+    it('stores one whole version when two connections ingest the same date at once', async () => {
+      const other = await secondConnection(database)
+      try {
+        const otherStore = createKcoreStore(other)
+        const a = decomposition(
+          Array.from({ length: 3000 }, (_, i) => [i + 1, 1] as [number, number]),
+        )
+        const b = decomposition(
+          Array.from({ length: 2000 }, (_, i) => [i + 5001, 2] as [number, number]),
+        )
+        await Promise.all([
+          store.ingest({
+            ipVersion: 'ipv4',
+            date: '2024-05-01',
+            decomposition: a,
+            linkCount: 1,
+            source: 'a',
+          }),
+          otherStore.ingest({
+            ipVersion: 'ipv4',
+            date: '2024-05-01',
+            decomposition: b,
+            linkCount: 2,
+            source: 'b',
+          }),
+        ])
+        const [snapshot] = (await store.snapshots('ipv4')).filter((s) => s.date === '2024-05-01')
+        const { rows } = await sql<{ n: number; lo: number; hi: number }>`
+          select count(*)::int as n, min(asn) as lo, max(asn) as hi
+          from kcore_shell_ipv4 where date = '2024-05-01'`.execute(database.db)
+        const winner =
+          snapshot?.source === 'a' ? { n: 3000, lo: 1, hi: 3000 } : { n: 2000, lo: 5001, hi: 7000 }
+        expect(rows[0]).toEqual(winner)
+        expect(snapshot?.unique_asns).toBe(winner.n)
+        // The loser's ASNs are not left in the known-ASN table.
+        const loserProbe = snapshot?.source === 'a' ? 5001 : 1
+        expect(await store.knownAsns('ipv4', [loserProbe])).toEqual(new Set())
+      } finally {
+        await other.close()
+      }
+    })
+
     it('leaves nothing behind when the insert fails mid-way', async () => {
       // A trigger makes the shell insert fail after the snapshot row is already written.
       await sql`create function kcore_test_fail() returns trigger language plpgsql as $$
