@@ -3,6 +3,7 @@ import { CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput } from './event.js'
 import { serializeCost } from './event-rows.js'
 import { eventTimes, passwordHashOf } from './event-write.js'
+import { checkAuthor, rejectNul } from './input-guard.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
 import { type CalDb, textOrNull } from './store-context.js'
@@ -55,6 +56,7 @@ export async function createEventsInBulk(
   if (inputs.length === 0) return []
   const prepared = await Promise.all(
     inputs.map(async (input, i) => {
+      rejectNul(input)
       const title = typeof input.title === 'string' ? input.title.trim() : ''
       if (!title) throw new CalValidationError(`title`, `event #${i} needs a title`)
       const zone = input.timezone ?? 'UTC'
@@ -139,7 +141,7 @@ export async function createEventsInBulk(
     const ids: number[] = []
     for (const [c, part] of chunks(prepared, CHUNK).entries()) {
       const rows: Insertable<EventTable>[] = part.map((p, j) => ({
-        author: p.input.author ?? 0,
+        author: checkAuthor(p.input.author),
         status: p.input.status ?? 'publish',
         created: p.input.created ?? now,
         modified: p.input.created ?? now,

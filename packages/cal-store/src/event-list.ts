@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
 import { toEvents } from './event-rows.js'
+import { checkDate, checkNumber, rejectNul } from './input-guard.js'
 import type { ListResult } from './page.js'
 import { containsPattern, searchWords } from './search-words.js'
 import { type CalDb, emptyList, pageOf, validIds } from './store-context.js'
@@ -49,6 +50,17 @@ export async function listEvents(
   db: CalDb,
   filter: EventListFilter,
 ): Promise<ListResult<CalEvent>> {
+  rejectNul(filter)
+  checkDate(filter.window?.start, 'start_date')
+  checkDate(filter.window?.end, 'end_date')
+  for (const f of ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const) {
+    checkDate(filter[f], f)
+  }
+  if (filter.near) {
+    checkNumber(filter.near.lat, 'geoloc_lat')
+    checkNumber(filter.near.lng, 'geoloc_lng')
+    checkNumber(filter.near.radius_km, 'geoloc_radius')
+  }
   const statuses = filter.status ?? ['publish']
   if (statuses.length === 0) return emptyList()
   let q = db.selectFrom('cal_event as e').where('e.status', 'in', statuses)
@@ -118,7 +130,10 @@ export async function listEvents(
   }
   if (filter.featured !== undefined) q = q.where('e.featured', '=', filter.featured)
   if (filter.ticketed !== undefined) q = q.where('e.ticketed', '=', filter.ticketed)
-  if (filter.post_parent !== undefined) q = q.where('e.post_parent', '=', filter.post_parent)
+  if (filter.post_parent !== undefined) {
+    if (validIds([filter.post_parent]).length === 0) return emptyList()
+    q = q.where('e.post_parent', '=', filter.post_parent)
+  }
   if (filter.geoloc || filter.near) {
     const near = filter.near
     q = q.where((eb) =>

@@ -33,6 +33,7 @@ export function createEventRepository(ctx: StoreContext): EventRepository {
     },
     createMany: (inputs) => createEventsInBulk(db, ctx.now(), inputs),
     async update(id, patch) {
+      if (validIds([id]).length === 0) throw new CalNotFoundError('event', id)
       const hash = await passwordHashOf(patch.password)
       await db.transaction().execute((trx) => patchEvent(trx, ctx.now(), id, patch, hash))
       return mustGet(id)
@@ -55,6 +56,7 @@ export function createEventRepository(ctx: StoreContext): EventRepository {
       return (await getMany([id]))[0]
     },
     async getBySlug(slug) {
+      if (slug.includes('\u0000')) return undefined
       const rows = await db.selectFrom('cal_event').selectAll().where('slug', '=', slug).execute()
       return (await toEvents(db, rows))[0]
     },

@@ -3,6 +3,7 @@ import { allDayBounds } from './all-day.js'
 import { CalNotFoundError, CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
 import { serializeCost } from './event-rows.js'
+import { checkAuthor, rejectNul } from './input-guard.js'
 import { findOrInsertOrganizer } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
@@ -28,6 +29,12 @@ function requireTitle(title: unknown): string {
     throw new CalValidationError('title', 'an event needs a title')
   }
   return title.trim()
+}
+
+function checkParentId(parent: number | null | undefined): void {
+  if (parent !== undefined && parent !== null && !Number.isInteger(parent)) {
+    throw new CalValidationError('post_parent', 'must be an event id')
+  }
 }
 
 function requireDate(value: unknown, field: string): Date {
@@ -151,6 +158,8 @@ export async function insertEvent(
   input: EventInput,
   passwordHash: string | null,
 ): Promise<number> {
+  rejectNul(input)
+  checkParentId(input.post_parent)
   const title = requireTitle(input.title)
   const zone = input.timezone ?? 'UTC'
   const times = eventTimes(
@@ -176,7 +185,7 @@ export async function insertEvent(
   }
   const base = slugify(input.slug || title, 'event')
   const values: Omit<Insertable<EventTable>, 'slug'> = {
-    author: input.author ?? 0,
+    author: checkAuthor(input.author),
     status: input.status ?? 'publish',
     created: input.created ?? now,
     modified: input.created ?? now,
@@ -225,6 +234,8 @@ export async function patchEvent(
   patch: EventPatch,
   passwordHash: string | null | undefined,
 ): Promise<void> {
+  rejectNul(patch)
+  checkParentId(patch.post_parent)
   const current: Selectable<EventTable> | undefined = validIds([id]).length
     ? await trx
         .selectFrom('cal_event')
@@ -237,7 +248,7 @@ export async function patchEvent(
   const changes: Partial<Insertable<EventTable>> = { modified: now }
   if (patch.title !== undefined) changes.title = requireTitle(patch.title)
   if (patch.status !== undefined && patch.status !== null) changes.status = patch.status
-  if (patch.author !== undefined) changes.author = patch.author ?? 0
+  if (patch.author !== undefined) changes.author = checkAuthor(patch.author)
   if (patch.description !== undefined) changes.description = patch.description ?? ''
   if (patch.excerpt !== undefined) changes.excerpt = patch.excerpt ?? ''
   if (patch.cost !== undefined) changes.cost = serializeCost(patch.cost)

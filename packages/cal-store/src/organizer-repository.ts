@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
-import { CalInTrashError, CalNotFoundError, CalValidationError } from './errors.js'
+import { CalInTrashError, CalNotFoundError } from './errors.js'
+import { checkAuthor, rejectNul, requireName } from './input-guard.js'
 import type { Organizer, OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
 import type { ListResult } from './page.js'
 import type { OrganizerRepository } from './repositories.js'
@@ -26,20 +27,14 @@ function toOrganizer(row: Selectable<OrganizerTable>): Organizer {
   return { ...row }
 }
 
-function requireName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new CalValidationError('organizer', 'an organizer needs a name')
-  }
-  return name.trim()
-}
-
 /** Creates an organizer inside the open transaction `trx`. */
 export async function insertOrganizer(
   trx: CalDb,
   now: Date,
   input: OrganizerInput,
 ): Promise<Organizer> {
-  const name = requireName(input.name)
+  rejectNul(input)
+  const name = requireName('organizer', input.name, 'an organizer')
   const base = slugify(input.slug || name, 'organizer')
   const row = await retryOnUniqueViolation(
     trx,
@@ -49,7 +44,7 @@ export async function insertOrganizer(
       return trx
         .insertInto('cal_organizer')
         .values({
-          author: input.author ?? 0,
+          author: checkAuthor(input.author),
           status: input.status ?? 'publish',
           created: input.created ?? now,
           modified: input.created ?? now,
@@ -73,7 +68,8 @@ export async function findOrInsertOrganizer(
   now: Date,
   input: OrganizerInput,
 ): Promise<number> {
-  const name = requireName(input.name)
+  rejectNul(input)
+  const name = requireName('organizer', input.name, 'an organizer')
   const existing = await trx
     .selectFrom('cal_organizer')
     .select('id')
@@ -111,6 +107,8 @@ export function createOrganizerRepository(ctx: StoreContext): OrganizerRepositor
   }
 
   async function update(id: number, patch: OrganizerPatch): Promise<Organizer> {
+    rejectNul(patch)
+    if (validIds([id]).length === 0) throw new CalNotFoundError('organizer', id)
     return db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('cal_organizer')
@@ -120,9 +118,10 @@ export function createOrganizerRepository(ctx: StoreContext): OrganizerRepositor
         .executeTakeFirst()
       if (!current) throw new CalNotFoundError('organizer', id)
       const changes: Partial<Selectable<OrganizerTable>> = { modified: ctx.now() }
-      if (patch.name !== undefined) changes.name = requireName(patch.name)
+      if (patch.name !== undefined)
+        changes.name = requireName('organizer', patch.name, 'an organizer')
       if (patch.status !== undefined && patch.status !== null) changes.status = patch.status
-      if (patch.author !== undefined) changes.author = patch.author ?? 0
+      if (patch.author !== undefined) changes.author = checkAuthor(patch.author)
       for (const f of TEXT_FIELDS) if (patch[f] !== undefined) changes[f] = textOrNull(patch[f])
       const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
       const base = wantsSlug ? slugify(patch.slug as string, 'organizer') : undefined
@@ -146,6 +145,7 @@ export function createOrganizerRepository(ctx: StoreContext): OrganizerRepositor
   }
 
   async function list(filter: OrganizerListFilter = {}): Promise<ListResult<Organizer>> {
+    rejectNul(filter)
     const statuses = filter.status ?? ['publish']
     if (statuses.length === 0) return emptyList()
     let q = db.selectFrom('cal_organizer as v').where('v.status', 'in', statuses)
@@ -160,6 +160,7 @@ export function createOrganizerRepository(ctx: StoreContext): OrganizerRepositor
     }
     if (filter.event !== undefined) {
       const event = filter.event
+      if (validIds([event]).length === 0) return emptyList()
       q = q.where('v.id', 'in', (eb) =>
         eb.selectFrom('cal_event_organizer').select('organizer_id').where('event_id', '=', event),
       )
@@ -224,6 +225,7 @@ export function createOrganizerRepository(ctx: StoreContext): OrganizerRepositor
     },
     get,
     async getBySlug(slug) {
+      if (slug.includes('\u0000')) return undefined
       const row = await db
         .selectFrom('cal_organizer')
         .selectAll()

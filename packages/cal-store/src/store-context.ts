@@ -14,8 +14,8 @@ export interface StoreContext {
 
 /** `limit`/`offset` of a page with defaults (10, 0), made safe integers. */
 export function pageOf(page: Page): { limit: number; offset: number } {
-  const limit = Math.max(1, Math.floor(page.limit ?? 10))
-  const offset = Math.max(0, Math.floor(page.offset ?? 0))
+  const limit = Math.min(2 ** 31 - 1, Math.max(1, Math.floor(page.limit ?? 10) || 1))
+  const offset = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(page.offset ?? 0) || 0))
   return { limit, offset }
 }
 

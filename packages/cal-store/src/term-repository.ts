@@ -5,6 +5,7 @@ import {
   CalUnknownReferenceError,
   CalValidationError,
 } from './errors.js'
+import { rejectNul, requireName } from './input-guard.js'
 import type { ListResult } from './page.js'
 import type { TermRepository } from './repositories.js'
 import { slugify } from './slug.js'
@@ -66,13 +67,6 @@ function toTerm(row: TermRow): Term {
   }
 }
 
-function requireName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new CalValidationError('name', 'a term needs a name')
-  }
-  return name.trim()
-}
-
 /** The id of the sibling (same taxonomy and parent) named `name` case-insensitively. */
 async function siblingNamed(
   db: CalDb,
@@ -128,7 +122,8 @@ export async function insertTerm(
   taxonomy: Taxonomy,
   input: TermInput,
 ): Promise<number> {
-  const name = requireName(input.name)
+  rejectNul(input)
+  const name = requireName('name', input.name, 'a term')
   const parent = await checkParent(trx, taxonomy, input.parent)
   const existing = await siblingNamed(trx, taxonomy, parent, name)
   if (existing !== undefined) throw new CalTermExistsError(name, existing)
@@ -188,8 +183,8 @@ export async function resolveTermRefs(
       ids.push(ref)
       continue
     }
-    const name = ref.trim()
-    if (name === '') throw new CalValidationError(field, 'a term name cannot be empty')
+    rejectNul(ref, field)
+    const name = requireName(field, ref, 'a term')
     const existing = await trx
       .selectFrom('cal_term')
       .select('id')
@@ -232,6 +227,8 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
   }
 
   async function update(id: number, patch: TermPatch): Promise<Term> {
+    rejectNul(patch)
+    if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
     await db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('cal_term')
@@ -241,7 +238,8 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
         .forUpdate()
         .executeTakeFirst()
       if (!current) throw new CalNotFoundError(kind, id)
-      const name = patch.name !== undefined ? requireName(patch.name) : current.name
+      const name =
+        patch.name !== undefined ? requireName('name', patch.name, 'a term') : current.name
       const parent =
         patch.parent !== undefined
           ? await checkParent(trx, taxonomy, patch.parent, id)
@@ -283,6 +281,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
   }
 
   async function list(filter: TermListFilter = {}): Promise<ListResult<Term>> {
+    rejectNul(filter)
     let q = db.selectFrom(termsWithCount(db, taxonomy).as('t'))
     if (filter.search) {
       const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -298,12 +297,14 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
     if (filter.hide_empty ?? true) q = q.where('t.count', '>', 0)
     if (filter.parent !== undefined) {
       const parent = filter.parent
+      if (parent !== 0 && validIds([parent]).length === 0) return emptyList()
       q = q.where((eb) =>
         parent === 0 ? eb('t.parent_id', 'is', null) : eb('t.parent_id', '=', parent),
       )
     }
     if (filter.event !== undefined) {
       const event = filter.event
+      if (validIds([event]).length === 0) return emptyList()
       q = q.where('t.id', 'in', (eb) =>
         eb.selectFrom('cal_event_term').select('term_id').where('event_id', '=', event),
       )
@@ -368,6 +369,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
     },
     get,
     async getBySlug(slug) {
+      if (slug.includes('\u0000')) return undefined
       const row = await db
         .selectFrom(termsWithCount(db, taxonomy).as('t'))
         .selectAll()

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import { CalInTrashError, CalNotFoundError, CalValidationError } from './errors.js'
+import { checkAuthor, rejectNul, requireName } from './input-guard.js'
 import type { ListResult } from './page.js'
 import type { VenueRepository } from './repositories.js'
 import type { VenueTable } from './schema.js'
@@ -46,13 +47,6 @@ function toVenue(row: Selectable<VenueTable>): Venue {
   return { ...row }
 }
 
-function requireName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new CalValidationError('venue', 'a venue needs a name')
-  }
-  return name.trim()
-}
-
 function checkCoordinates(lat: number | null | undefined, lng: number | null | undefined): void {
   if (lat !== undefined && lat !== null && !(Number.isFinite(lat) && Math.abs(lat) <= 90)) {
     throw new CalValidationError('geo_lat', 'must be a latitude between -90 and 90')
@@ -64,7 +58,8 @@ function checkCoordinates(lat: number | null | undefined, lng: number | null | u
 
 /** Creates a venue inside the open transaction `trx`. */
 export async function insertVenue(trx: CalDb, now: Date, input: VenueInput): Promise<Venue> {
-  const name = requireName(input.name)
+  rejectNul(input)
+  const name = requireName('venue', input.name, 'a venue')
   checkCoordinates(input.geo_lat, input.geo_lng)
   const base = slugify(input.slug || name, 'venue')
   const row = await retryOnUniqueViolation(
@@ -75,7 +70,7 @@ export async function insertVenue(trx: CalDb, now: Date, input: VenueInput): Pro
       return trx
         .insertInto('cal_venue')
         .values({
-          author: input.author ?? 0,
+          author: checkAuthor(input.author),
           status: input.status ?? 'publish',
           created: input.created ?? now,
           modified: input.created ?? now,
@@ -99,7 +94,8 @@ export async function insertVenue(trx: CalDb, now: Date, input: VenueInput): Pro
  * `input`: how inline venue objects on event writes resolve.
  */
 export async function findOrInsertVenue(trx: CalDb, now: Date, input: VenueInput): Promise<number> {
-  const name = requireName(input.name)
+  rejectNul(input)
+  const name = requireName('venue', input.name, 'a venue')
   const existing = await trx
     .selectFrom('cal_venue')
     .select('id')
@@ -129,6 +125,8 @@ export function createVenueRepository(ctx: StoreContext): VenueRepository {
   }
 
   async function update(id: number, patch: VenuePatch): Promise<Venue> {
+    rejectNul(patch)
+    if (validIds([id]).length === 0) throw new CalNotFoundError('venue', id)
     return db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('cal_venue')
@@ -138,9 +136,9 @@ export function createVenueRepository(ctx: StoreContext): VenueRepository {
         .executeTakeFirst()
       if (!current) throw new CalNotFoundError('venue', id)
       const changes: Partial<Selectable<VenueTable>> = { modified: ctx.now() }
-      if (patch.name !== undefined) changes.name = requireName(patch.name)
+      if (patch.name !== undefined) changes.name = requireName('venue', patch.name, 'a venue')
       if (patch.status !== undefined && patch.status !== null) changes.status = patch.status
-      if (patch.author !== undefined) changes.author = patch.author ?? 0
+      if (patch.author !== undefined) changes.author = checkAuthor(patch.author)
       if (patch.show_map !== undefined) changes.show_map = patch.show_map ?? false
       if (patch.show_map_link !== undefined) changes.show_map_link = patch.show_map_link ?? false
       checkCoordinates(patch.geo_lat, patch.geo_lng)
@@ -169,6 +167,7 @@ export function createVenueRepository(ctx: StoreContext): VenueRepository {
   }
 
   async function list(filter: VenueListFilter = {}): Promise<ListResult<Venue>> {
+    rejectNul(filter)
     const statuses = filter.status ?? ['publish']
     if (statuses.length === 0) return emptyList()
     let q = db.selectFrom('cal_venue as v').where('v.status', 'in', statuses)
@@ -183,6 +182,7 @@ export function createVenueRepository(ctx: StoreContext): VenueRepository {
     }
     if (filter.event !== undefined) {
       const event = filter.event
+      if (validIds([event]).length === 0) return emptyList()
       q = q.where('v.id', 'in', (eb) =>
         eb.selectFrom('cal_event').select('venue_id').where('id', '=', event),
       )
@@ -245,6 +245,7 @@ export function createVenueRepository(ctx: StoreContext): VenueRepository {
     },
     get,
     async getBySlug(slug) {
+      if (slug.includes('\u0000')) return undefined
       const row = await db
         .selectFrom('cal_venue')
         .selectAll()
