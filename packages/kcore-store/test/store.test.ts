@@ -330,6 +330,18 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
     })
   })
 
+  it('normalizes to 0 in a snapshot whose largest shell index is 0', async () => {
+    await store.ingest({
+      ipVersion: 'ipv6',
+      date: '2001-01-01',
+      decomposition: decomposition([[7, 0]]),
+      linkCount: 0,
+    })
+    expect((await store.trends('ipv6', [7])).get(7)).toEqual([
+      { date: '2001-01-01', shell_index: 0, max_shell_index: 0, normalized_shell_index: 0 },
+    ])
+  })
+
   it('summarizes an empty store as no versions', async () => {
     expect(await store.summary()).toEqual({})
     expect(await store.dateRange('ipv6')).toBeNull()
