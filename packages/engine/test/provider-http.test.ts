@@ -189,6 +189,25 @@ describe('http provider', () => {
     expect(requests).toHaveLength(2)
   })
 
+  it('lets a slow body run past the timeout as long as data keeps coming', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200)
+      let offset = 0
+      const timer = setInterval(() => {
+        res.write(fixture.subarray(offset, offset + 50))
+        offset += 50
+        if (offset >= fixture.length) {
+          clearInterval(timer)
+          res.end()
+        }
+      }, 50)
+    }
+    // 18 pieces, 50 ms apart: about 900 ms in total, never 400 ms without data
+    const provider = createProvider({ baseUrl: base, timeoutMs: 400, retries: 0 })
+    expect((await parseAsRel(await provider.open(ref()))).asns.length).toBe(81)
+    expect(requests).toHaveLength(1)
+  })
+
   it('retries a connection dropped mid-body, and reports it when it keeps dropping', async () => {
     let drops = 1
     handler = (req, res) => {

@@ -1,0 +1,150 @@
+// @kcore/engine benchmark, every figure measured in this one run on the same machine:
+//   parse + decompress (parseAsRel on the .bz2 bytes)  vs  `bzcat FILE > /dev/null`
+//   coreDecomposition (CSR, Batagelj–Zaversnik)       vs  graphology-cores coreNumber
+//                                                      vs  NetworkX core_number (python3, when importable)
+// Best of BENCH_ROUNDS (default 7) after one warm-up; graph building is never timed for either side.
+//   pnpm bench:engine
+//   BENCH_ROUNDS=9 BENCH_FILES=20130201.as-rel.txt.bz2,20240801.as-rel.txt.bz2 pnpm bench:engine
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import os from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { coreDecomposition, parseAsRel, toGraph } from '@kcore/engine'
+import type Graph from 'graphology'
+import { coreNumber } from 'graphology-cores'
+
+const caida = fileURLToPath(new URL('../../shared/data/caida/', import.meta.url))
+const rounds = Number(process.env.BENCH_ROUNDS ?? 7)
+const largest = ['20240101.as-rel2.txt.bz2', '20240801.as-rel.txt.bz2'].find((f) =>
+  existsSync(caida + f),
+)
+const files = process.env.BENCH_FILES?.split(',') ?? ['20130201.as-rel.txt.bz2', largest!]
+const referenceCores = coreNumber as unknown as (graph: Graph) => Record<string, number>
+
+// NetworkX: parse the file in python, then time core_number alone (best of `rounds`).
+const networkxScript = `
+import bz2, sys, time
+import networkx as nx
+g = nx.Graph()
+with bz2.open(sys.argv[1], 'rt') as f:
+    for line in f:
+        if line.startswith('#') or not line.strip():
+            continue
+        a, b = line.split('|')[:2]
+        g.add_edge(int(a), int(b))
+g.remove_edges_from(list(nx.selfloop_edges(g)))
+best = float('inf')
+for _ in range(int(sys.argv[2])):
+    t = time.perf_counter()
+    core = nx.core_number(g)
+    best = min(best, time.perf_counter() - t)
+print(best * 1000, max(core.values()))
+`
+
+function best(times: number[]): number {
+  return Math.min(...times)
+}
+
+async function time<T>(fn: () => T | Promise<T>): Promise<number> {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+
+function hasNetworkx(): boolean {
+  return spawnSync('python3', ['-c', 'import networkx'], { stdio: 'ignore' }).status === 0
+}
+
+const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0)).padStart(7)
+const ratio = (r: number) => `${r.toFixed(r < 10 ? 2 : 0)}×`.padStart(7)
+
+const load = os.loadavg()
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, load average ${load.map((l) => l.toFixed(2)).join(' ')}`,
+)
+console.log(`node ${process.version}, best of ${rounds} rounds after a warm-up\n`)
+const networkx = hasNetworkx()
+const rows: string[][] = []
+
+for (const file of files) {
+  const path = caida + file
+  const bytes = new Uint8Array(await readFile(path))
+
+  // bzcat and the parser take turns, so a busy neighbour slows both alike
+  const bzcat: number[] = []
+  const parse: number[] = []
+  let graph = await parseAsRel(bytes)
+  execFileSync('sh', ['-c', `bzcat '${path}' > /dev/null`])
+  for (let i = 0; i < rounds; i++) {
+    bzcat.push(await time(() => execFileSync('sh', ['-c', `bzcat '${path}' > /dev/null`])))
+    parse.push(
+      await time(async () => {
+        graph = await parseAsRel(bytes)
+      }),
+    )
+  }
+  const decompose: number[] = []
+  let decomposition = coreDecomposition(graph)
+  for (let i = 0; i < rounds; i++) {
+    decompose.push(await time(() => (decomposition = coreDecomposition(graph))))
+  }
+  const reference = toGraph(graph)
+  const graphology: number[] = []
+  referenceCores(reference)
+  for (let i = 0; i < Math.min(rounds, 3); i++) {
+    graphology.push(await time(() => referenceCores(reference)))
+  }
+  let networkxMs = Number.NaN
+  if (networkx) {
+    const [ms, max] = execFileSync('python3', [
+      '-c',
+      networkxScript,
+      path,
+      String(Math.min(rounds, 3)),
+    ])
+      .toString()
+      .trim()
+      .split(' ')
+      .map(Number) as [number, number]
+    if (max !== decomposition.maxShell)
+      throw new Error(`NetworkX max ${max} != ${decomposition.maxShell}`)
+    networkxMs = ms
+  }
+  console.log(
+    `${file}: ${graph.asns.length} ASes, ${graph.linkCount} links, max shell ${decomposition.maxShell}`,
+  )
+  const p = best(parse)
+  const d = best(decompose)
+  rows.push(
+    [file, 'parse+decompress', fmt(p), `bzcat ${fmt(best(bzcat))}`, ratio(p / best(bzcat)), '≤ 3×'],
+    [
+      file,
+      'core decomposition',
+      fmt(d),
+      `graphology ${fmt(best(graphology))}`,
+      ratio(best(graphology) / d),
+      '≥ 10× faster',
+    ],
+    ...(networkx
+      ? [
+          [
+            file,
+            'core decomposition',
+            fmt(d),
+            `NetworkX ${fmt(networkxMs)}`,
+            ratio(networkxMs / d),
+            'faster',
+          ],
+        ]
+      : []),
+  )
+}
+
+console.log('\n| file | step | engine ms | reference ms | ratio | target |')
+console.log('|---|---|---:|---:|---:|---|')
+for (const row of rows) console.log(`| ${row.join(' | ')} |`)
+if (!networkx) console.log('\n(NetworkX not importable by python3: skipped)')
+console.log(
+  '\nratio: parse+decompress = engine / bzcat (lower is better); decomposition = reference / engine (higher is better)',
+)
