@@ -51,6 +51,8 @@ export interface TermTable {
   slug: string
   description: string | null
   parent_id: number | null
+  /** Published events carrying the term; maintained by triggers (migration 0002). */
+  count: Generated<number>
 }
 
 /** `cal_event`: one row per event; instants in UTC, `timezone` for rendering. */

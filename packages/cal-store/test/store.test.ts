@@ -14,6 +14,7 @@ import {
   formatLocalDateTime,
   seedDemoCalendar,
 } from '../src/index.js'
+import { prng } from './random.js'
 
 const T = (iso: string) => new Date(iso)
 
@@ -327,6 +328,17 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
       end: T('2026-05-01T20:00:00Z'),
     }
     const created = await Promise.all(Array.from({ length: 8 }, () => store.events.create(input)))
+    // Concurrent updates of events sharing terms queue on the term rows; none deadlocks.
+    const shared = await Promise.all(['p', 'q', 'r'].map((name) => store.tags.create({ name })))
+    const ids = shared.map((t) => t.id)
+    await Promise.all(
+      created.map((e, i) =>
+        store.events.update(e.id, { tags: i % 2 ? ids : [...ids].reverse(), status: 'publish' }),
+      ),
+    )
+    expect((await store.tags.getMany(ids)).map((t) => t.count)).toEqual([8, 8, 8])
+    await Promise.all(created.map((e) => store.events.trash(e.id)))
+    expect((await store.tags.getMany(ids)).map((t) => t.count)).toEqual([0, 0, 0])
     const slugs = created.map((e) => e.slug).sort()
     expect(new Set(slugs).size).toBe(8)
     expect(slugs).toContain('same-title')
@@ -401,6 +413,79 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
     await expect(store.categories.delete(music.id)).rejects.toBeInstanceOf(CalNotFoundError)
     expect((await store.events.get(e.id))?.category_ids).toEqual([jazz.id])
     expect((await store.categories.get(jazz.id))?.parent).toBe(0)
+  })
+
+  it('keeps stored term counts equal to a recount through every kind of write', async () => {
+    const rnd = prng(99)
+    const cats = await Promise.all(
+      ['A', 'B', 'C', 'D'].map((name) => store.categories.create({ name })),
+    )
+    const tags = await Promise.all(['x', 'y', 'z'].map((name) => store.tags.create({ name })))
+    const statuses = ['publish', 'draft', 'trash', 'private'] as const
+    const events: number[] = []
+    const recount = async () => {
+      const { rows } = await sql<{ id: number; stored: number; actual: number }>`
+        select t.id, t.count as stored, (select count(*) from cal_event_term et
+          join cal_event e on e.id = et.event_id
+          where et.term_id = t.id and e.status = 'publish')::int as actual
+        from cal_term t order by t.id`.execute(database.db)
+      return rows
+    }
+    for (let i = 0; i < 60; i++) {
+      const op = rnd.int(0, 5)
+      const someCats = rnd.some(cats, 0.4).map((c) => c.id)
+      const someTags = rnd.some(tags, 0.4).map((t) => t.id)
+      if (op <= 1 || events.length === 0) {
+        const e = await store.events.create({
+          title: `E${i}`,
+          start: T('2026-05-01T18:00:00Z'),
+          end: T('2026-05-01T20:00:00Z'),
+          status: rnd.pick(statuses),
+          categories: someCats,
+          tags: someTags,
+        })
+        events.push(e.id)
+      } else if (op === 2) {
+        await store.events.update(rnd.pick(events), { status: rnd.pick(statuses) })
+      } else if (op === 3) {
+        await store.events.update(rnd.pick(events), {
+          categories: someCats,
+          status: rnd.chance(0.5) ? rnd.pick(statuses) : undefined,
+        })
+      } else if (op === 4) {
+        await store.events.trash(rnd.pick(events)).catch(() => undefined)
+      } else {
+        await store.events.createMany([
+          {
+            title: 'bulk',
+            start: T('2026-05-01T18:00:00Z'),
+            end: T('2026-05-01T20:00:00Z'),
+            categories: someCats,
+            tags: someTags,
+          },
+          {
+            title: 'bulk',
+            start: T('2026-05-01T18:00:00Z'),
+            end: T('2026-05-01T20:00:00Z'),
+            categories: someCats,
+            status: 'draft',
+          },
+        ])
+      }
+    }
+    for (const r of await recount()) expect(r.stored, `term ${r.id}`).toBe(r.actual)
+    expect((await recount()).some((r) => r.actual > 0)).toBe(true)
+    // Deleting events outright (not something the store does, but a script might).
+    await sql`delete from cal_event where id in (select id from cal_event order by id limit 10)`.execute(
+      database.db,
+    )
+    await store.categories.delete(cats[0]?.id as number)
+    for (const r of await recount()) expect(r.stored, `term ${r.id}`).toBe(r.actual)
+    const listed = await store.categories.list({ hide_empty: false })
+    for (const term of listed.items) {
+      const r = (await recount()).find((x) => x.id === term.id)
+      expect(term.count).toBe(r?.actual)
+    }
   })
 
   it('seeds a demo calendar', async () => {
