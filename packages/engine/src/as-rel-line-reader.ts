@@ -125,8 +125,9 @@ export class AsRelLineReader {
     else throw this.#error(bytes, start, end, lineNumber)
     if (i < end) {
       // serial-2: a 4th column (the inference source), non-empty, no further column
-      if (bytes[i] !== PIPE || i + 1 >= end || bytes.subarray(i + 1, end).includes(PIPE)) {
-        throw this.#error(bytes, start, end, lineNumber)
+      if (bytes[i] !== PIPE || i + 1 >= end) throw this.#error(bytes, start, end, lineNumber)
+      for (let j = i + 1; j < end; j++) {
+        if (bytes[j] === PIPE) throw this.#error(bytes, start, end, lineNumber)
       }
       this.serial2 = true
     }

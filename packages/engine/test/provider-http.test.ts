@@ -129,6 +129,9 @@ describe('http provider', () => {
       ['2024-01-01', 1],
     ])
     expect(ipv4[2]!.url).toBe(`${base}serial-2/20151201.as-rel2.txt.bz2`)
+    requests = []
+    expect((await provider.list('ipv6')).map((r) => r.date)).toEqual(['2022-06-01'])
+    expect(requests).toEqual(['/caida/serial-1/'])
   })
 
   it('downloads a snapshot as a stream the parser reads', async () => {

@@ -18,7 +18,8 @@ export function httpProvider(
   return {
     async list(ipVersion: IpVersion, { signal } = {}) {
       const folders = []
-      for (const serial of serials) {
+      // CAIDA's serial-2 folder holds IPv4 files only
+      for (const serial of ipVersion === 'ipv4' ? serials : [1 as const]) {
         const url = new URL(`serial-${serial}/`, base)
         const html = new TextDecoder().decode(await fetchBytes(url.href, { ...options, signal }))
         folders.push({ url, names: directoryIndexFileNames(html), serial })
