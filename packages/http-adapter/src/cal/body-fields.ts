@@ -1,16 +1,10 @@
 import { isValidTimeZone } from '@cal/store'
 import { z } from 'zod'
 import { isDateInput } from './parse-date-input.js'
-import { bodyBoolean } from './query-schemas.js'
+import { bodyBoolean, idParam, MAX_ID } from './query-schemas.js'
 
 /** A positive integer id, as a JSON number or a numeric string. */
-export const bodyId = z.union([
-  z.number().int().positive(),
-  z
-    .string()
-    .regex(/^\d{1,15}$/, 'must be a positive integer id')
-    .transform(Number),
-])
+export const bodyId = z.union([z.number().int().min(1).max(MAX_ID), idParam])
 
 /** An optional text: a string, or `null` to clear it. */
 export const optionalText = z.string().max(100_000).nullable().optional()
@@ -49,7 +43,7 @@ export const timezoneName = z
 export const slugText = z.string().max(200).nullable().optional()
 
 /** An author id (informational). */
-export const authorId = z.number().int().nonnegative().optional()
+export const authorId = z.number().int().min(0).max(MAX_ID).optional()
 
 /**
  * A body schema that reads an empty body as `{}`, so a missing body reports each required

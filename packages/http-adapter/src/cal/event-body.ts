@@ -12,10 +12,11 @@ import {
   writableStatus,
 } from './body-fields.js'
 import { organizerCreateBody } from './organizer-body.js'
+import { MAX_ID } from './query-schemas.js'
 import { venueCreateBody } from './venue-body.js'
 
 const organizerRef = z.union([bodyId, organizerCreateBody])
-const termRef = z.union([z.number().int().positive(), z.string().trim().min(1)])
+const termRef = z.union([z.number().int().min(1).max(MAX_ID), z.string().trim().min(1).max(200)])
 const termRefs = z
   .union([z.array(termRef), termRef])
   .transform((v) => ([] as (number | string)[]).concat(v))

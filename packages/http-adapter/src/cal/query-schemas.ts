@@ -17,21 +17,18 @@ export const stringList = z.union([z.string(), z.array(z.string())]).transform((
     .filter((s) => s !== ''),
 )
 
-/** A list of positive integer ids (comma-separated or repeated). */
-export const idList = stringList.pipe(
-  z.array(
-    z
-      .string()
-      .regex(/^\d{1,15}$/, 'must be a positive integer id')
-      .transform(Number),
-  ),
-)
+/** Largest id the store can hold (PostgreSQL `integer`). */
+export const MAX_ID = 2_147_483_647
 
 /** A positive integer id in a path or a query. */
 export const idParam = z
   .string()
-  .regex(/^\d{1,15}$/, 'must be a positive integer id')
+  .regex(/^\d{1,10}$/, 'must be a positive integer id')
   .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_ID, 'must be a positive integer id')
+
+/** A list of positive integer ids (comma-separated or repeated). */
+export const idList = stringList.pipe(z.array(idParam))
 
 /** `page` (default 1) and `per_page` (default 10, over 50 clamped to 50). */
 export const pagingQuery = {

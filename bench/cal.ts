@@ -1,0 +1,230 @@
+// Calendar API benchmark on PostgreSQL (DATABASE_URL; a throwaway database is created and
+// dropped): 100,000 events (500 venues, 300 organizers, 50 categories with a skewed
+// popularity, 200 tags) seeded through the store's bulk path, then
+//   1. in-process GET /cal/events/v1/events with a date window + category + search, page 1 and
+//      page 500: p50/p90 over CAL_BENCH_RUNS runs (default 60) after a warm-up;
+//   2. 1,000 events created one by one through the API (POST, token): time and req/s;
+//   3. the list request under autocannon (64 connections, 10 s) via @hono/node-server.
+//   pnpm bench:cal
+import type { AddressInfo } from 'node:net'
+import { type CalStore, createCalStore, type EventInput } from '@cal/store'
+import { createAdaptorServer } from '@hono/node-server'
+import { openDatabase } from '@kcore/db'
+import { createHandler } from '@kcore/http-adapter'
+import autocannon from 'autocannon'
+import postgres from 'postgres'
+
+const baseUrl = process.env.DATABASE_URL
+if (!baseUrl)
+  throw new Error(
+    'bench:cal needs DATABASE_URL (a PostgreSQL server; a throwaway database is used)',
+  )
+const EVENTS = Number(process.env.CAL_BENCH_EVENTS ?? 100_000)
+const RUNS = Number(process.env.CAL_BENCH_RUNS ?? 60)
+const CREATES = Number(process.env.CAL_BENCH_CREATES ?? 1000)
+/** Keep the throwaway database (for EXPLAIN) instead of dropping it. */
+const KEEP = process.env.CAL_BENCH_KEEP === '1'
+const TOKEN = 'bench-cal-token'
+const NOW = new Date('2026-03-01T12:00:00Z')
+const WORDS = [
+  'jazz',
+  'opera',
+  'market',
+  'lecture',
+  'yoga',
+  'film',
+  'chess',
+  'poetry',
+  'salsa',
+  'robotics',
+]
+const ZONES = ['UTC', 'Europe/Amsterdam', 'America/New_York', 'Asia/Tokyo', 'Europe/London']
+
+function random(seed: number) {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+const rnd = random(42)
+const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)] as T
+/** Zipf-like: index 0 is the most popular. */
+const skewed = <T>(list: readonly T[]) => list[Math.floor(list.length * rnd() ** 3)] as T
+
+async function seed(store: CalStore) {
+  const started = performance.now()
+  const venues: number[] = []
+  for (let i = 0; i < 500; i++) {
+    venues.push(
+      (
+        await store.venues.create({
+          name: `Venue ${i}`,
+          city: `City ${i % 40}`,
+          geo_lat: 35 + rnd() * 25,
+          geo_lng: -10 + rnd() * 40,
+        })
+      ).id,
+    )
+  }
+  const organizers: number[] = []
+  for (let i = 0; i < 300; i++)
+    organizers.push((await store.organizers.create({ name: `Organizer ${i}` })).id)
+  const categories = []
+  for (let i = 0; i < 50; i++)
+    categories.push(await store.categories.create({ name: `Category ${i}` }))
+  const tags: number[] = []
+  for (let i = 0; i < 200; i++) tags.push((await store.tags.create({ name: `Tag ${i}` })).id)
+  const from = Date.UTC(2025, 2, 1)
+  const span = Date.UTC(2029, 2, 1) - from
+  for (let done = 0; done < EVENTS; ) {
+    const batch: EventInput[] = []
+    for (let i = 0; i < 5000 && done + i < EVENTS; i++) {
+      const start = from + Math.floor((rnd() * span) / 900_000) * 900_000
+      batch.push({
+        title: `${pick(WORDS)} ${pick(WORDS)} night ${done + i}`,
+        description: `A ${pick(WORDS)} evening with ${pick(WORDS)} and ${pick(WORDS)} for everyone.`,
+        excerpt: `${pick(WORDS)} event`,
+        start: new Date(start),
+        end: new Date(start + (1 + Math.floor(rnd() * 4)) * 3600_000),
+        timezone: pick(ZONES),
+        status: rnd() < 0.95 ? 'publish' : 'draft',
+        featured: rnd() < 0.05,
+        cost: rnd() < 0.5 ? `${Math.floor(rnd() * 50)}$` : null,
+        venue: rnd() < 0.9 ? pick(venues) : null,
+        organizers: [pick(organizers)],
+        categories: [
+          ...new Set([skewed(categories).id, ...(rnd() < 0.3 ? [pick(categories).id] : [])]),
+        ],
+        tags: [...new Set([skewed(tags), pick(tags)])],
+      })
+    }
+    await store.events.createMany(batch)
+    done += batch.length
+  }
+  return { seconds: (performance.now() - started) / 1000, category: categories[0]?.slug ?? '' }
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits
+
+const dbName = `cal_bench_${Date.now().toString(36)}`
+const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
+await admin.unsafe(`create database "${dbName}"`)
+const url = new URL(baseUrl)
+url.pathname = `/${dbName}`
+const database = await openDatabase({ url: url.toString() })
+try {
+  const store = createCalStore(database)
+  await store.migrate()
+  const seeded = await seed(store)
+  await admin.unsafe(`vacuum analyze`).catch(() => {})
+  const dbAdmin = postgres(url.toString(), { max: 1, onnotice: () => {} })
+  await dbAdmin.unsafe('analyze')
+  await dbAdmin.end()
+  console.log(
+    `seeded ${EVENTS} events in ${round(seeded.seconds, 1)} s (createMany, 5,000 per call)`,
+  )
+
+  const handler = createHandler({
+    cal: { store, tokens: [TOKEN], timezone: 'UTC', now: () => NOW },
+  })
+  const listPath = `/cal/events/v1/events?start_date=2026-03-01&end_date=2028-02-29&categories=${seeded.category}&search=jazz`
+  const call = async (path: string, init?: RequestInit) => {
+    const res = await handler(new Request(`http://bench.local${path}`, init))
+    const body = await res.text()
+    return { status: res.status, body, headers: res.headers }
+  }
+  const first = await call(listPath)
+  if (first.status !== 200) throw new Error(`list failed: ${first.status} ${first.body}`)
+  const total = Number(first.headers.get('x-cal-total'))
+  console.log(
+    `list query matches ${total} events (${first.headers.get('x-cal-totalpages')} pages of 10)`,
+  )
+  if (total < 4991) throw new Error('the list query must reach page 500; raise CAL_BENCH_EVENTS')
+
+  const timings: Record<string, number[]> = { 'page 1': [], 'page 500': [] }
+  for (let i = 0; i < 5; i++) {
+    await call(listPath)
+    await call(`${listPath}&page=500`)
+  }
+  for (let i = 0; i < RUNS; i++) {
+    // Interleaved so drift affects both alike.
+    for (const [label, path] of [
+      ['page 1', listPath],
+      ['page 500', `${listPath}&page=500`],
+    ] as const) {
+      const t0 = performance.now()
+      const res = await call(path)
+      const ms = performance.now() - t0
+      if (res.status !== 200) throw new Error(`${label}: ${res.status}`)
+      timings[label]?.push(ms)
+    }
+  }
+  const rows: Record<string, Record<string, number>> = {}
+  for (const [label, list] of Object.entries(timings)) {
+    const sorted = [...list].sort((a, b) => a - b)
+    rows[label] = {
+      'p50 ms': round(quantile(sorted, 0.5)),
+      'p90 ms': round(quantile(sorted, 0.9)),
+      runs: sorted.length,
+    }
+  }
+  console.log('\nin-process GET events (window + category + search), per_page 10:')
+  console.table(rows)
+
+  const fmt = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ')
+  const createStarted = performance.now()
+  for (let i = 0; i < CREATES; i++) {
+    const start = new Date(Date.UTC(2026, 5, 1) + i * 3_600_000)
+    const res = await call('/cal/events/v1/events', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: `Bench created ${i}`,
+        description: 'created through the API',
+        start_date: fmt(start),
+        end_date: fmt(new Date(start.getTime() + 3_600_000)),
+        timezone: pick(ZONES),
+        categories: [seeded.category, `New category ${i % 5}`],
+        tags: ['Tag 1'],
+        cost: '10$',
+      }),
+    })
+    if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.body}`)
+  }
+  const createSeconds = (performance.now() - createStarted) / 1000
+  console.log(
+    `\ncreated ${CREATES} events through POST /events in ${round(createSeconds, 2)} s = ${round(CREATES / createSeconds, 0)} req/s (sequential, in-process)`,
+  )
+
+  const server = createAdaptorServer({ fetch: handler })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}${listPath}`,
+      connections: 64,
+      duration: 10,
+    })
+    console.log('\nautocannon, 64 connections, 10 s, list page 1 over HTTP (@hono/node-server):')
+    console.table({
+      'requests/s (mean)': result.requests.average,
+      'latency p50 ms': result.latency.p50,
+      'latency p99 ms': result.latency.p99,
+      'non-2xx + errors': result.non2xx + result.errors + result.timeouts,
+    })
+  } finally {
+    // autocannon leaves keep-alive sockets open; drop them so close() returns.
+    ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
+    await new Promise((r) => server.close(r))
+  }
+} finally {
+  await database.close()
+  if (KEEP) console.log(`kept database ${dbName}`)
+  else await admin.unsafe(`drop database if exists "${dbName}" with (force)`)
+  await admin.end()
+}
