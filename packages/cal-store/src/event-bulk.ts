@@ -194,6 +194,10 @@ export async function createEventsInBulk(
         await trx.insertInto('cal_event_term').values(t).execute()
       }
     }
+    // PGlite never analyzes by itself: fresh statistics keep later plans right after a big load.
+    if (prepared.length >= 1000) {
+      await sql`analyze cal_event, cal_event_term, cal_event_organizer`.execute(trx)
+    }
     return ids
   })
 }
