@@ -165,6 +165,7 @@ describe('parseAsRel', () => {
     await parseError(streamOf(bytes.subarray(0, 300), [10, 100]))
     const headerOnly = await parseError(bytes.subarray(0, 4))
     expect(headerOnly.message).toMatch(/bzip2/)
+    expect(headerOnly.line).toBe(1)
   })
 
   it('rejects the bz2 fixture cut at every possible length', async () => {
@@ -193,7 +194,10 @@ describe('parseAsRel', () => {
     corrupt[gz.length - 6] = corrupt[gz.length - 6]! ^ 0xff
     await parseError(corrupt)
     await parseError(gz.subarray(0, gz.length >> 1))
-    await parseError(streamOf(gz.subarray(0, gz.length - 3), [2, 7]))
+    const truncated = await parseError(streamOf(gz.subarray(0, gz.length - 3), [2, 7]))
+    // the line reached when the data broke: past the first, at most one past the last
+    expect(truncated.line).toBeGreaterThan(1)
+    expect(truncated.line).toBeLessThanOrEqual(10_001)
   })
 
   it('reads a stream cut at awkward places: inside a line, a CRLF and a multi-byte character', async () => {
