@@ -505,3 +505,25 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
     expect((await store.tags.list()).total).toBeGreaterThan(0)
   })
 })
+
+describe.each(testDatabases())('cal store migrations on $name', ({ open }) => {
+  it('migrates concurrently and idempotently', async () => {
+    const database = await open()
+    try {
+      const a = createCalStore(database)
+      const b = createCalStore(database)
+      await Promise.all([a.migrate(), b.migrate(), a.migrate()])
+      const { rows } = await sql<{
+        name: string
+      }>`select name from cal_migration order by name`.execute(database.db)
+      expect(rows.map((r) => r.name)).toEqual([
+        '0001_initial',
+        '0002_term_counts',
+        '0003_planned_triggers',
+      ])
+      expect(await a.isEmpty()).toBe(true)
+    } finally {
+      await database.close()
+    }
+  })
+})
