@@ -201,7 +201,19 @@ try {
     `\ncreated ${CREATES} events through POST /events in ${round(createSeconds, 2)} s = ${round(CREATES / createSeconds, 0)} req/s (sequential, in-process)`,
   )
 
-  const server = createAdaptorServer({ fetch: handler })
+  // Count requests still running: autocannon hangs up with requests queued on the pool, and
+  // closing the database under them never returns (kysely-postgres-js), so drain first.
+  let inflight = 0
+  const server = createAdaptorServer({
+    fetch: async (request: Request) => {
+      inflight++
+      try {
+        return await handler(request)
+      } finally {
+        inflight--
+      }
+    },
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   try {
@@ -221,6 +233,7 @@ try {
     // autocannon leaves keep-alive sockets open; drop them so close() returns.
     ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
     await new Promise((r) => server.close(r))
+    while (inflight > 0) await new Promise((r) => setTimeout(r, 50))
   }
 } finally {
   await database.close()
