@@ -10,10 +10,10 @@ describe('asnIndex', () => {
           maxLength: 3000,
         }),
         (list) => {
-          const values = new Uint32Array(list)
-          const { asns, indices } = asnIndex(values)
+          const indices = new Uint32Array(list)
+          const asns = asnIndex(indices)
           expect(Array.from(asns)).toEqual([...new Set(list)].sort((a, b) => a - b))
-          for (let i = 0; i < values.length; i++) expect(asns[indices[i]!]).toBe(values[i])
+          for (let i = 0; i < list.length; i++) expect(asns[indices[i]!]).toBe(list[i])
         },
       ),
       { numRuns: 200 },
@@ -24,7 +24,8 @@ describe('asnIndex', () => {
     // multiples of 2^20 share their low bits; 50k distinct values force several growths
     const values = new Uint32Array(100_000)
     for (let i = 0; i < values.length; i++) values[i] = ((i % 50_000) * 1_048_576 + (i % 7)) >>> 0
-    const { asns, indices } = asnIndex(values)
+    const indices = values.slice()
+    const asns = asnIndex(indices)
     expect(asns.length).toBe(new Set(values).size)
     for (let i = 1; i < asns.length; i++) expect(asns[i]!).toBeGreaterThan(asns[i - 1]!)
     for (let i = 0; i < values.length; i++) expect(asns[indices[i]!]).toBe(values[i])

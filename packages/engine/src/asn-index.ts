@@ -1,12 +1,12 @@
 const GOLDEN = 0x9e3779b1
 
 /**
- * Node numbering for a list of ASNs: `asns` = the distinct ASNs, ascending, and `indices[i]` =
- * the position in `asns` of `values[i]`. An open-addressing hash table over typed arrays
+ * Node numbering for a list of ASNs, in place: returns the distinct ASNs, ascending, and
+ * replaces every `values[i]` by its position in that list. An open-addressing hash table over typed arrays
  * (linear probing, grown to stay at most half full) finds the distinct ASNs; only those are
  * sorted. Much faster than sorting every endpoint or binary-searching each one.
  */
-export function asnIndex(values: Uint32Array): { asns: Uint32Array; indices: Uint32Array } {
+export function asnIndex(values: Uint32Array): Uint32Array {
   let table = new AsnTable(1 << 12)
   for (let i = 0; i < values.length; i++) {
     if (table.insert(values[i]!) && table.size * 2 > table.capacity) table = table.grown()
@@ -15,9 +15,8 @@ export function asnIndex(values: Uint32Array): { asns: Uint32Array; indices: Uin
   asns.sort()
   const position = new Uint32Array(table.capacity)
   for (let i = 0; i < asns.length; i++) position[table.slotOf(asns[i]!)] = i
-  const indices = new Uint32Array(values.length)
-  for (let i = 0; i < values.length; i++) indices[i] = position[table.slotOf(values[i]!)]!
-  return { asns, indices }
+  for (let i = 0; i < values.length; i++) values[i] = position[table.slotOf(values[i]!)]!
+  return asns
 }
 
 class AsnTable {

@@ -4,14 +4,15 @@ import { asnIndex } from './asn-index.js'
 /**
  * Builds the CSR graph from raw ASN pairs (`a0, b0, a1, b1, …`): ASNs sorted ascending, every
  * ASN of a pair kept as a node, self-loops dropped, duplicate and reversed pairs merged,
- * neighbour lists ascending.
+ * neighbour lists ascending. `pairs` is consumed: its buffer is reused to save memory.
  */
 export function buildAsGraph(
   pairs: Uint32Array,
   format: AsGraph['format'],
   metadata: SnapshotMetadata,
 ): AsGraph {
-  const { asns, indices: ends } = asnIndex(pairs)
+  const asns = asnIndex(pairs)
+  const ends = pairs
   const n = asns.length
   const offsets = new Uint32Array(n + 1)
   for (let i = 0; i < ends.length; i += 2) {
@@ -34,8 +35,9 @@ export function buildAsGraph(
     unsorted[fill[b]!++] = a
   }
   // transpose: walking the nodes in ascending order and appending each node to its neighbours'
-  // lists leaves every list sorted (the graph is symmetric, so the transpose is the graph)
-  const all = new Uint32Array(unsorted.length)
+  // lists leaves every list sorted (the graph is symmetric, so the transpose is the graph);
+  // the pairs are no longer needed, their buffer takes the sorted lists
+  const all = pairs.subarray(0, unsorted.length)
   fill.set(offsets.subarray(0, n))
   for (let u = 0; u < n; u++) {
     for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) all[fill[unsorted[e]!]!++] = u
@@ -52,6 +54,6 @@ export function buildAsGraph(
     }
   }
   offsets[n] = write
-  const neighbors = write === all.length ? all : all.slice(0, write)
+  const neighbors = all.slice(0, write)
   return { asns, offsets, neighbors, linkCount: write / 2, format, metadata }
 }
