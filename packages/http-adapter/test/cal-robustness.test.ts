@@ -77,6 +77,16 @@ describe.each(testDatabases())('calendar API under malformed input on $name', ({
     expect(text.status).toBe(415)
   })
 
+  it('answers 404 for ids that cannot exist, like any unknown id', async () => {
+    for (const path of ['/events/0', '/events/99999999999', '/venues/2147483648', '/tags/0']) {
+      const res = await t.call('GET', path)
+      expect(res.status, path).toBe(404)
+      expect(res.body.code, path).toMatch(/-not-found$/)
+    }
+    const del = await t.call('DELETE', '/organizers/99999999999', { token: true })
+    expect(del.body.code).toBe('organizer-not-found')
+  })
+
   it('never answers 500 to arbitrary list queries', async () => {
     const keys = [
       'start_date',

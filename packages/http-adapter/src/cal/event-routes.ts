@@ -9,12 +9,12 @@ import { eventCreateBody, eventUpdateBody } from './event-body.js'
 import { eventListQuery, toEventFilter } from './event-list-query.js'
 import { checkEventBody, toEventInput, toEventPatch } from './event-write.js'
 import { listResponse } from './list-response.js'
-import { idParam, paging } from './query-schemas.js'
+import { paging, pathId, storableId } from './query-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
 import { resolveStatuses } from './status-query.js'
 
-const byId = z.object({ id: idParam.describe('Event id') })
+const byId = z.object({ id: pathId.describe('Event id') })
 const bySlug = z.object({ slug: z.string().min(1).describe('Event slug') })
 const readQuery = z.object({
   password: z.string().optional().describe('The event password, for a password-protected event'),
@@ -104,8 +104,12 @@ export function eventRoutes(ctx: CalContext): Route[] {
     }),
   ]
 
-  const findById = (p: { id: number } | { slug: string }) =>
-    'id' in p ? store.events.get(p.id) : store.events.getBySlug(p.slug)
+  const findById = async (p: { id: number } | { slug: string }) =>
+    'id' in p
+      ? storableId(p.id)
+        ? store.events.get(p.id)
+        : undefined
+      : store.events.getBySlug(p.slug)
 
   return [
     route({
@@ -164,7 +168,13 @@ export function eventRoutes(ctx: CalContext): Route[] {
       params: byId,
       query: readQuery,
       handle: async ({ params, query, request, url }) =>
-        read(await store.events.get(params.id), params.id, request, url, query.password),
+        read(
+          storableId(params.id) ? await store.events.get(params.id) : undefined,
+          params.id,
+          request,
+          url,
+          query.password,
+        ),
     }),
     ...writes('/events/:id', byId, findById),
     route({

@@ -6,7 +6,7 @@ import { objectBody } from './body-fields.js'
 import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
-import { idParam, paging, pagingQuery, queryBoolean } from './query-schemas.js'
+import { idParam, paging, pagingQuery, pathId, queryBoolean, storableId } from './query-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { resolveStatuses, statusQuery } from './status-query.js'
 
@@ -68,10 +68,11 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
 ): Route[] {
   const repo = spec.repository(ctx)
   const { kind, plural } = spec
-  const byId = z.object({ id: idParam.describe(`The ${kind} id`) })
+  const byId = z.object({ id: pathId.describe(`The ${kind} id`) })
   const bySlug = z.object({ slug: z.string().min(1).describe(`The ${kind} slug`) })
   type Key = { id: number } | { slug: string }
-  const find = (p: Key) => ('id' in p ? repo.get(p.id) : repo.getBySlug(p.slug))
+  const find = async (p: Key) =>
+    'id' in p ? (storableId(p.id) ? repo.get(p.id) : undefined) : repo.getBySlug(p.slug)
   const keyOf = (p: Key) => ('id' in p ? p.id : p.slug)
 
   const instanceRoutes = (path: string, params: z.ZodType<Key>): Route[] => [

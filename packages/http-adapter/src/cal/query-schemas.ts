@@ -27,6 +27,18 @@ export const idParam = z
   .transform(Number)
   .refine((n) => n >= 1 && n <= MAX_ID, 'must be a positive integer id')
 
+/**
+ * An id in a path: any digits. Out-of-range values (0, above {@link MAX_ID}) name no record, so
+ * they answer 404 like any unknown id; see {@link storableId}.
+ */
+export const pathId = z
+  .string()
+  .regex(/^\d{1,20}$/, 'must be a positive integer id')
+  .transform(Number)
+
+/** Whether an id can exist in the store (look-ups of other ids are skipped: not found). */
+export const storableId = (id: number) => Number.isInteger(id) && id >= 1 && id <= MAX_ID
+
 /** A list of positive integer ids (comma-separated or repeated). */
 export const idList = stringList.pipe(z.array(idParam))
 

@@ -6,7 +6,16 @@ import { objectBody } from './body-fields.js'
 import { type CalContext, renderFor, requireToken } from './cal-context.js'
 import { notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
-import { idList, idParam, paging, pagingQuery, queryBoolean, stringList } from './query-schemas.js'
+import {
+  idList,
+  idParam,
+  paging,
+  pagingQuery,
+  pathId,
+  queryBoolean,
+  storableId,
+  stringList,
+} from './query-schemas.js'
 import { renderTerm } from './render-term.js'
 import { termCreateBody, termUpdateBody } from './term-body.js'
 
@@ -39,11 +48,11 @@ const categoryListQuery = termListQuery.extend({
 export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Route[] {
   const repo: TermRepository = taxonomy === 'categories' ? ctx.store.categories : ctx.store.tags
   const kind = taxonomy === 'categories' ? 'category' : 'tag'
-  const byId = z.object({ id: idParam.describe(`The ${kind} id`) })
+  const byId = z.object({ id: pathId.describe(`The ${kind} id`) })
   const bySlug = z.object({ slug: z.string().min(1).describe(`The ${kind} slug`) })
   type Key = { id: number } | { slug: string }
-  const find = (p: Key): Promise<Term | undefined> =>
-    'id' in p ? repo.get(p.id) : repo.getBySlug(p.slug)
+  const find = async (p: Key): Promise<Term | undefined> =>
+    'id' in p ? (storableId(p.id) ? repo.get(p.id) : undefined) : repo.getBySlug(p.slug)
   const keyOf = (p: Key) => ('id' in p ? p.id : p.slug)
   const createBody =
     taxonomy === 'categories' ? termCreateBody : termCreateBody.omit({ parent: true })
