@@ -104,7 +104,11 @@ async function seed(store: CalStore) {
     await store.events.createMany(batch)
     done += batch.length
   }
-  return { seconds: (performance.now() - started) / 1000, category: categories[0]?.slug ?? '' }
+  return {
+    seconds: (performance.now() - started) / 1000,
+    category: categories[0]?.slug ?? '',
+    categoryName: categories[0]?.name ?? '',
+  }
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -189,7 +193,7 @@ try {
         start_date: fmt(start),
         end_date: fmt(new Date(start.getTime() + 3_600_000)),
         timezone: pick(ZONES),
-        categories: [seeded.category, `New category ${i % 5}`],
+        categories: [seeded.categoryName, `New category ${i % 5}`],
         tags: ['Tag 1'],
         cost: '10$',
       }),
