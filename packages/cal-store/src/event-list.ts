@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
-import { toEvents } from './event-rows.js'
+import { EVENT_COLUMNS, toEvents } from './event-rows.js'
 import { checkDate, checkNumber, rejectNul } from './input-guard.js'
 import type { ListResult } from './page.js'
 import { containsPattern, searchWords } from './search-words.js'
@@ -82,14 +82,7 @@ export async function listEvents(
 
   const words = searchWords(filter.search)
   for (const word of words) {
-    const pattern = containsPattern(word)
-    q = q.where((eb) =>
-      eb.or([
-        eb('e.title', 'ilike', pattern),
-        eb('e.description', 'ilike', pattern),
-        eb('e.excerpt', 'ilike', pattern),
-      ]),
-    )
+    q = q.where('e.search_text', 'like', sql<string>`lower(${containsPattern(word)})`)
   }
   if (words.length > 0 && !filter.privileged) q = q.where('e.password_hash', 'is', null)
 
@@ -161,11 +154,22 @@ export async function listEvents(
   }
 
   const { limit, offset } = pageOf(filter)
-  let page = q.selectAll('e')
+  // Count and page run side by side (PostgreSQL may give each parallel workers); the page
+  // sorts narrow rows (id, start, sticky) and the full rows are read for its ids alone.
+  let page = q.select('e.id')
   if (filter.sticky_first) page = page.orderBy('e.sticky', 'desc')
-  const [count, rows] = await Promise.all([
+  const [count, paged] = await Promise.all([
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     page.orderBy('e.start_utc').orderBy('e.id').limit(limit).offset(offset).execute(),
   ])
-  return { items: await toEvents(db, rows), total: Number(count.n) }
+  const ids = paged.map((r) => r.id)
+  const rows = ids.length
+    ? await db.selectFrom('cal_event').select(EVENT_COLUMNS).where('id', 'in', ids).execute()
+    : []
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  const ordered = ids.flatMap((id) => {
+    const row = byId.get(id)
+    return row ? [row] : []
+  })
+  return { items: await toEvents(db, ordered), total: Number(count.n) }
 }

@@ -2,7 +2,7 @@ import { CalInTrashError, CalNotFoundError } from './errors.js'
 import type { CalEvent } from './event.js'
 import { createEventsInBulk } from './event-bulk.js'
 import { listEvents } from './event-list.js'
-import { toEvents } from './event-rows.js'
+import { EVENT_COLUMNS, toEvents } from './event-rows.js'
 import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
 import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
@@ -15,7 +15,11 @@ export function createEventRepository(ctx: StoreContext): EventRepository {
   async function getMany(ids: readonly number[]): Promise<CalEvent[]> {
     const wanted = validIds(ids)
     if (wanted.length === 0) return []
-    const rows = await db.selectFrom('cal_event').selectAll().where('id', 'in', wanted).execute()
+    const rows = await db
+      .selectFrom('cal_event')
+      .select(EVENT_COLUMNS)
+      .where('id', 'in', wanted)
+      .execute()
     return inIdOrder(ids, await toEvents(db, rows))
   }
 
@@ -57,7 +61,11 @@ export function createEventRepository(ctx: StoreContext): EventRepository {
     },
     async getBySlug(slug) {
       if (slug.includes('\u0000')) return undefined
-      const rows = await db.selectFrom('cal_event').selectAll().where('slug', '=', slug).execute()
+      const rows = await db
+        .selectFrom('cal_event')
+        .select(EVENT_COLUMNS)
+        .where('slug', '=', slug)
+        .execute()
       return (await toEvents(db, rows))[0]
     },
     getMany,

@@ -3,6 +3,38 @@ import type { CalEvent, Cost } from './event.js'
 import type { EventTable } from './schema.js'
 import type { CalDb } from './store-context.js'
 
+/** An event row as read (every column but the generated `search_text`). */
+export type EventRow = Omit<Selectable<EventTable>, 'search_text'>
+
+/** The columns of {@link EventRow}, for `select`. */
+export const EVENT_COLUMNS = [
+  'id',
+  'author',
+  'status',
+  'created',
+  'modified',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'all_day',
+  'start_utc',
+  'end_utc',
+  'timezone',
+  'cost',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'ticketed',
+  'post_parent',
+  'password_hash',
+  'venue_id',
+] as const satisfies readonly (keyof EventRow)[]
+
 /** Parses the stored cost JSON back into what was written. */
 export function parseCost(text: string | null): Cost | null {
   if (text === null) return null
@@ -27,7 +59,7 @@ export function serializeCost(cost: Cost | null | undefined): string | null {
  * Turns event rows into records, loading organizers and terms of all of them in two queries.
  * Keeps the order of `rows`.
  */
-export async function toEvents(db: CalDb, rows: Selectable<EventTable>[]): Promise<CalEvent[]> {
+export async function toEvents(db: CalDb, rows: EventRow[]): Promise<CalEvent[]> {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
   const [organizers, terms] = await Promise.all([

@@ -1,8 +1,8 @@
-import type { Insertable, Selectable } from 'kysely'
+import type { Insertable } from 'kysely'
 import { allDayBounds } from './all-day.js'
 import { CalNotFoundError, CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
-import { serializeCost } from './event-rows.js'
+import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
 import { findOrInsertOrganizer } from './organizer-repository.js'
 import { hashPassword } from './password.js'
@@ -236,10 +236,10 @@ export async function patchEvent(
 ): Promise<void> {
   rejectNul(patch)
   checkParentId(patch.post_parent)
-  const current: Selectable<EventTable> | undefined = validIds([id]).length
+  const current: EventRow | undefined = validIds([id]).length
     ? await trx
         .selectFrom('cal_event')
-        .selectAll()
+        .select(EVENT_COLUMNS)
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst()

@@ -282,11 +282,49 @@ const plannedTriggers: Migration = {
   },
 }
 
+/**
+ * Slugs are ASCII `[a-z0-9-]`; the "C" collation orders them by code point, so the range
+ * `slug >= 'base-' and slug < 'base.'` (every `base-…`) is one btree range scan whatever the
+ * database's default collation. Before this, finding the taken `base-N` suffixes scanned the
+ * whole table on every create.
+ */
+const slugCollation: Migration = {
+  async up(db: AnyDb) {
+    for (const table of ['cal_event', 'cal_venue', 'cal_organizer', 'cal_term']) {
+      await sql`alter table ${sql.table(table)} alter column slug type text collate "C"`.execute(db)
+    }
+  },
+  async down(db: AnyDb) {
+    for (const table of ['cal_event', 'cal_venue', 'cal_organizer', 'cal_term']) {
+      await sql`alter table ${sql.table(table)} alter column slug type text collate "default"`.execute(
+        db,
+      )
+    }
+  },
+}
+
+/**
+ * Event search text: title, description and excerpt lowercased into one stored column, joined
+ * by newlines (search words never contain white space, so no word spans two fields). One LIKE
+ * per word on it costs about half of three ILIKEs on the separate columns.
+ */
+const searchText: Migration = {
+  async up(db: AnyDb) {
+    await sql`alter table cal_event add column search_text text generated always as
+      (lower(title || E'\n' || description || E'\n' || excerpt)) stored`.execute(db)
+  },
+  async down(db: AnyDb) {
+    await sql`alter table cal_event drop column search_text`.execute(db)
+  },
+}
+
 /** The migrations of `@cal/store`, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_term_counts': termCounts,
   '0003_planned_triggers': plannedTriggers,
+  '0004_slug_collation': slugCollation,
+  '0005_event_search_text': searchText,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

@@ -84,6 +84,8 @@ export interface EventTable {
   /** `scrypt$N$r$p$salt$hash` (base64 parts), or null. */
   password_hash: string | null
   venue_id: number | null
+  /** Generated: lower(title + description + excerpt), newline-separated, for search. */
+  search_text: Generated<string>
 }
 
 /** `cal_event_organizer`: event ↔ organizer, ordered by `position`. */

@@ -41,7 +41,17 @@ export async function allocateSlug(
   let q = db
     .selectFrom(table)
     .select('slug')
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', '~', `^${base}-[0-9]+$`)]))
+    .where((eb) =>
+      eb.or([
+        eb('slug', '=', base),
+        // A btree range (slug columns use the "C" collation), then the exact shape.
+        eb.and([
+          eb('slug', '>=', `${base}-`),
+          eb('slug', '<', `${base}.`),
+          eb('slug', '~', `^${base}-[0-9]+$`),
+        ]),
+      ]),
+    )
   if (options.taxonomy !== undefined) {
     q = q.where(sql.ref('taxonomy'), '=', options.taxonomy)
   }

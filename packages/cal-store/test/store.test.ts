@@ -236,6 +236,28 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
     expect((await store.events.list({})).total).toBe(0)
   })
 
+  it('searches case-insensitively beyond ASCII, with LIKE characters taken literally', async () => {
+    const mk = (title: string, description = '') =>
+      store.events.create({
+        title,
+        description,
+        start: T('2026-05-01T18:00:00Z'),
+        end: T('2026-05-01T20:00:00Z'),
+      })
+    const cafe = await mk('CAFÉ Night', 'Über 50% off')
+    await mk('Cafe night')
+    const titles = async (search: string) =>
+      (await store.events.list({ search })).items.map((e) => e.title)
+    expect(await titles('café')).toEqual(['CAFÉ Night'])
+    expect(await titles('night')).toEqual(['CAFÉ Night', 'Cafe night'])
+    expect(await titles('über 50%')).toEqual(['CAFÉ Night'])
+    expect(await titles('5_%')).toEqual([])
+    expect(await titles('night über')).toEqual(['CAFÉ Night'])
+    // The search text follows updates.
+    await store.events.update(cafe.id, { title: 'Tea', description: '' })
+    expect(await titles('café')).toEqual([])
+  })
+
   it('hashes event passwords and verifies them', async () => {
     const e = await store.events.create({
       title: 'Secret',
@@ -520,6 +542,8 @@ describe.each(testDatabases())('cal store migrations on $name', ({ open }) => {
         '0001_initial',
         '0002_term_counts',
         '0003_planned_triggers',
+        '0004_slug_collation',
+        '0005_event_search_text',
       ])
       expect(await a.isEmpty()).toBe(true)
     } finally {
