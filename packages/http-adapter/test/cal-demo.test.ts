@@ -1,6 +1,13 @@
 import { seedDemoCalendar } from '@cal/store'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  eventRecord,
+  listEnvelope,
+  organizerRecord,
+  termRecord,
+  venueRecord,
+} from '../src/cal/record-schemas.js'
 import { type CalHarness, NOW, openCal } from './cal-harness.js'
 
 // The demo calendar the CLI seeds on first start must read cleanly through every route.
@@ -17,17 +24,19 @@ describe.each(testDatabases())('calendar API over the demo calendar on $name', (
     const events = await t.get('/events?per_page=50')
     expect(events.status).toBe(200)
     expect(events.body.total).toBeGreaterThan(0)
-    for (const [plural, key] of [
-      ['events', 'events'],
-      ['venues', 'venues'],
-      ['organizers', 'organizers'],
-      ['categories', 'categories'],
-      ['tags', 'tags'],
+    for (const [plural, key, schema] of [
+      ['events', 'events', eventRecord],
+      ['venues', 'venues', venueRecord],
+      ['organizers', 'organizers', organizerRecord],
+      ['categories', 'categories', termRecord],
+      ['tags', 'tags', termRecord],
     ] as const) {
       // With the token, so password-protected events read the same in both places.
       const list = await t.get(`/${plural}?per_page=50`, true)
       expect(list.status, plural).toBe(200)
       expect(list.body[key].length, plural).toBeGreaterThan(0)
+      // Exactly the spec's fields with the spec's types (strict: no extra, none missing).
+      listEnvelope(key, schema).parse(list.body)
       for (const record of list.body[key] as { id: number; slug: string }[]) {
         const one = await t.get(`/${plural}/${record.id}`, true)
         expect(one.status, `${plural}/${record.id}`).toBe(200)

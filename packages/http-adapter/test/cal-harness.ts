@@ -1,5 +1,6 @@
 import { type CalStore, createCalStore } from '@cal/store'
 import type { Database } from '@kcore/db'
+import { errorEnvelope } from '../src/cal/record-schemas.js'
 import { createHandler, type Handler } from '../src/index.js'
 
 /** The one write token the suites configure. */
@@ -58,7 +59,10 @@ export async function openCal(
       }),
     )
     const text = await res.text()
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
+    const body = text ? JSON.parse(text) : undefined
+    // Every error, whatever the route, has the WordPress envelope plus the common keys.
+    if (res.status >= 400) errorEnvelope.parse(body)
+    return { status: res.status, headers: res.headers, body }
   }
   return {
     database,

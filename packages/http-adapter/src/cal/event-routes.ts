@@ -10,6 +10,7 @@ import { eventListQuery, toEventFilter } from './event-list-query.js'
 import { checkEventBody, toEventInput, toEventPatch } from './event-write.js'
 import { listResponse } from './list-response.js'
 import { paging, pathId, storableId } from './query-schemas.js'
+import { errorResponses, eventRecord, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
 import { resolveStatuses } from './status-query.js'
@@ -88,6 +89,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
         method,
         path,
         summary: 'Update an event (partial: absent fields unchanged, null clears)',
+        responses: {
+          200: { description: 'The updated event', schema: eventRecord },
+          ...errorResponses([400, 401, 404]),
+        },
         params,
         body: objectBody(eventUpdateBody),
         handle: ({ params: p, body, request, url }) =>
@@ -98,6 +103,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'DELETE',
       path,
       summary: 'Move an event to the trash',
+      responses: {
+        200: { description: 'The trashed event', schema: eventRecord },
+        ...errorResponses([401, 404, 410]),
+      },
       params,
       handle: ({ params: p, request, url }) =>
         remove(() => find(p), 'id' in p ? p.id : p.slug, request, url),
@@ -116,6 +125,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events',
       summary: 'List events',
+      responses: {
+        200: { description: 'One page of events', schema: listEnvelope('events', eventRecord) },
+        ...errorResponses([400, 401, 404]),
+      },
       description: 'Events overlapping the date window, ordered by start date then id.',
       query: eventListQuery,
       handle: async ({ query, request, url }) => {
@@ -150,6 +163,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'POST',
       path: '/events',
       summary: 'Create an event',
+      responses: {
+        201: { description: 'The new event (Location: its rest_url)', schema: eventRecord },
+        ...errorResponses([400, 401]),
+      },
       body: objectBody(eventCreateBody),
       handle: async ({ body, request, url }) => {
         checkEventBody(body, ctx.timezone, ctx.now())
@@ -165,6 +182,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events/:id',
       summary: 'One event by id',
+      responses: {
+        200: { description: 'The event', schema: eventRecord },
+        ...errorResponses([400, 403, 404]),
+      },
       params: byId,
       query: readQuery,
       handle: async ({ params, query, request, url }) =>
@@ -181,6 +202,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events/by-slug/:slug',
       summary: 'One event by slug',
+      responses: {
+        200: { description: 'The event', schema: eventRecord },
+        ...errorResponses([400, 403, 404]),
+      },
       params: bySlug,
       query: readQuery,
       handle: async ({ params, query, request, url }) =>

@@ -7,6 +7,7 @@ import { type CalContext, callerOf, renderFor, requireToken } from './cal-contex
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
 import { idParam, paging, pagingQuery, pathId, queryBoolean, storableId } from './query-schemas.js'
+import { errorResponses, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { resolveStatuses, statusQuery } from './status-query.js'
 
@@ -47,6 +48,8 @@ export interface LinkedRoutesSpec<T, I, P, CB, UB> {
   toInput: (body: CB) => I
   toPatch: (body: UB) => P
   searchDescription: string
+  /** The record's response schema (OpenAPI). */
+  schema: z.ZodType
 }
 
 /** List query of venues and organizers. */
@@ -80,6 +83,10 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       method: 'GET',
       path,
       summary: `One ${kind}`,
+      responses: {
+        200: { description: `The ${kind}`, schema: spec.schema },
+        ...errorResponses([400, 403, 404]),
+      },
       params,
       handle: async ({ params: p, request, url }) => {
         const record = await find(p)
@@ -95,6 +102,10 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
         method,
         path,
         summary: `Update a ${kind} (partial: absent fields unchanged, null clears)`,
+        responses: {
+          200: { description: `The updated ${kind}`, schema: spec.schema },
+          ...errorResponses([400, 401, 404]),
+        },
         params,
         body: objectBody(spec.updateBody as unknown as z.ZodObject) as unknown as z.ZodType<UB>,
         handle: async ({ params: p, body, request, url }) => {
@@ -110,6 +121,10 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       method: 'DELETE',
       path,
       summary: `Move a ${kind} to the trash`,
+      responses: {
+        200: { description: `The trashed ${kind}`, schema: spec.schema },
+        ...errorResponses([401, 404, 410]),
+      },
       params,
       handle: async ({ params: p, request, url }) => {
         requireToken(ctx, request)
@@ -126,6 +141,10 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       method: 'GET',
       path: `/${plural}`,
       summary: `List ${plural}`,
+      responses: {
+        200: { description: `One page of ${plural}`, schema: listEnvelope(plural, spec.schema) },
+        ...errorResponses([400, 401, 404]),
+      },
       description: `Ordered by name, then id. search: ${spec.searchDescription}`,
       query: linkedListQuery,
       handle: async ({ query, request, url }) => {
@@ -150,6 +169,10 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       method: 'POST',
       path: `/${plural}`,
       summary: `Create a ${kind}`,
+      responses: {
+        201: { description: `The new ${kind} (Location: its rest_url)`, schema: spec.schema },
+        ...errorResponses([400, 401]),
+      },
       body: objectBody(spec.createBody as unknown as z.ZodObject) as unknown as z.ZodType<CB>,
       handle: async ({ body, request, url }) => {
         requireToken(ctx, request)

@@ -7,6 +7,7 @@ import {
   toOrganizerInput,
   toOrganizerPatch,
 } from './organizer-body.js'
+import { organizerRecord } from './record-schemas.js'
 import { renderOrganizer } from './render-organizer.js'
 
 /** The organizer routes. */
@@ -20,5 +21,6 @@ export const organizerRoutes = (ctx: CalContext): Route[] =>
     updateBody: organizerUpdateBody,
     toInput: toOrganizerInput,
     toPatch: toOrganizerPatch,
+    schema: organizerRecord,
     searchDescription: 'words in the name or description',
   })

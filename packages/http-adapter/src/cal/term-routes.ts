@@ -16,6 +16,7 @@ import {
   storableId,
   stringList,
 } from './query-schemas.js'
+import { errorResponses, listEnvelope, termRecord } from './record-schemas.js'
 import { renderTerm } from './render-term.js'
 import { termCreateBody, termUpdateBody } from './term-body.js'
 
@@ -65,6 +66,10 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       method: 'GET',
       path,
       summary: `One ${kind}`,
+      responses: {
+        200: { description: `The ${kind}`, schema: termRecord },
+        ...errorResponses([400, 404]),
+      },
       params,
       handle: async ({ params: p, url }) => {
         const term = await find(p)
@@ -77,6 +82,10 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
         method,
         path,
         summary: `Update a ${kind} (partial)`,
+        responses: {
+          200: { description: `The updated ${kind}`, schema: termRecord },
+          ...errorResponses([400, 401, 404]),
+        },
         params,
         body: objectBody(updateBody),
         handle: async ({ params: p, body, request, url }) => {
@@ -92,6 +101,13 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       method: 'DELETE',
       path,
       summary: `Delete a ${kind} permanently`,
+      responses: {
+        200: {
+          description: `The ${kind} as it was, with deleted: true`,
+          schema: termRecord.extend({ deleted: z.literal(true) }),
+        },
+        ...errorResponses([401, 404]),
+      },
       params,
       handle: async ({ params: p, request, url }) => {
         requireToken(ctx, request)
@@ -108,6 +124,10 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       method: 'GET',
       path: `/${taxonomy}`,
       summary: `List ${taxonomy}`,
+      responses: {
+        200: { description: `One page of ${taxonomy}`, schema: listEnvelope(taxonomy, termRecord) },
+        ...errorResponses([400, 404]),
+      },
       query: listQuery,
       handle: async ({ query, url }) => {
         const q = query as z.output<typeof categoryListQuery>
@@ -134,6 +154,10 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       method: 'POST',
       path: `/${taxonomy}`,
       summary: `Create a ${kind}`,
+      responses: {
+        201: { description: `The new ${kind} (Location: urls.self)`, schema: termRecord },
+        ...errorResponses([400, 401]),
+      },
       body: objectBody(createBody),
       handle: async ({ body, request, url }) => {
         requireToken(ctx, request)

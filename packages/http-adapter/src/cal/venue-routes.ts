@@ -1,6 +1,7 @@
 import type { Route } from '../route.js'
 import type { CalContext } from './cal-context.js'
 import { linkedRoutes } from './linked-routes.js'
+import { venueRecord } from './record-schemas.js'
 import { renderVenue } from './render-venue.js'
 import { toVenueInput, toVenuePatch, venueCreateBody, venueUpdateBody } from './venue-body.js'
 
@@ -15,5 +16,6 @@ export const venueRoutes = (ctx: CalContext): Route[] =>
     updateBody: venueUpdateBody,
     toInput: toVenueInput,
     toPatch: toVenuePatch,
+    schema: venueRecord,
     searchDescription: 'words in the name, description or address fields',
   })
