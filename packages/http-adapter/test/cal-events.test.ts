@@ -539,6 +539,13 @@ describe.each(testDatabases())('calendar events API on $name', ({ open }) => {
     })
     expect(newVenue.body.venue).toMatchObject({ venue: 'Brand New Hall', city: 'Utrecht' })
     expect(newVenue.body.venue.id).not.toBe(id.hall)
+    const reuse = await t.create('/events', {
+      title: 'Same Organizer',
+      start_date: '2026-07-03 10:00:00',
+      end_date: '2026-07-03 11:00:00',
+      organizer: { organizer: 'ALICE' },
+    })
+    expect(reuse.body.organizer.map((o: { id: number }) => o.id)).toEqual([id.alice])
   })
 
   it('trashes, then answers 410 on delete and 403 on read, and lists it no more', async () => {
