@@ -5,7 +5,7 @@ import { EVENT_COLUMNS, toEvents } from './event-rows.js'
 import { checkDate, checkNumber, rejectNul } from './input-guard.js'
 import type { ListResult } from './page.js'
 import { containsPattern, searchWords } from './search-words.js'
-import { type CalDb, emptyList, pageOf, validIds } from './store-context.js'
+import { type CalDb, checkListLength, emptyList, pageOf, validIds } from './store-context.js'
 import type { Taxonomy } from './term.js'
 
 /** Mean earth radius in km used by the great-circle filter. */
@@ -61,12 +61,14 @@ export async function listEvents(
     checkNumber(filter.near.lng, 'geoloc_lng')
     checkNumber(filter.near.radius_km, 'geoloc_radius')
   }
+  checkListLength(filter.categories, 'categories')
+  checkListLength(filter.tags, 'tags')
   const statuses = filter.status ?? ['publish']
   if (statuses.length === 0) return emptyList()
   let q = db.selectFrom('cal_event as e').where('e.status', 'in', statuses)
 
   if (filter.include !== undefined) {
-    const ids = validIds(filter.include)
+    const ids = validIds(filter.include, 'include')
     if (ids.length === 0) return emptyList()
     q = q.where('e.id', 'in', ids)
   } else {
@@ -104,12 +106,12 @@ export async function listEvents(
     )
   }
   if (filter.venue !== undefined) {
-    const ids = validIds(filter.venue)
+    const ids = validIds(filter.venue, 'venue')
     if (ids.length === 0) return emptyList()
     q = q.where('e.venue_id', 'in', ids)
   }
   if (filter.organizer !== undefined) {
-    const ids = validIds(filter.organizer)
+    const ids = validIds(filter.organizer, 'organizer')
     if (ids.length === 0) return emptyList()
     q = q.where((eb) =>
       eb.exists(

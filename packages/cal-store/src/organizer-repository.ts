@@ -154,7 +154,7 @@ export function createOrganizerRepository(ctx: StoreContext): OrganizerRepositor
       q = q.where((eb) => eb.or(SEARCHED.map((f) => eb(`v.${f}`, 'ilike', pattern))))
     }
     if (filter.include) {
-      const ids = validIds(filter.include)
+      const ids = validIds(filter.include, 'include')
       if (ids.length === 0) return emptyList()
       q = q.where('v.id', 'in', ids)
     }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import { CalValidationError } from './errors.js'
 import type { ListResult, Page } from './page.js'
 import type { CalSchema } from './schema.js'
 import { firstFreeSlug } from './slug.js'
@@ -12,9 +13,15 @@ export interface StoreContext {
   readonly now: () => Date
 }
 
-/** `limit`/`offset` of a page with defaults (10, 0), made safe integers. */
+/**
+ * Most ids one filter or `getMany` call takes (each becomes a bound parameter, and PostgreSQL
+ * takes at most 65,535 per statement); also the largest page.
+ */
+export const MAX_IDS = 10_000
+
+/** `limit`/`offset` of a page with defaults (10, 0), made safe integers; `limit` ≤ {@link MAX_IDS}. */
 export function pageOf(page: Page): { limit: number; offset: number } {
-  const limit = Math.min(2 ** 31 - 1, Math.max(1, Math.floor(page.limit ?? 10) || 1))
+  const limit = Math.min(MAX_IDS, Math.max(1, Math.floor(page.limit ?? 10) || 1))
   const offset = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(page.offset ?? 0) || 0))
   return { limit, offset }
 }
@@ -76,7 +83,23 @@ export function inIdOrder<T extends { id: number }>(ids: readonly number[], rows
   return out
 }
 
-/** Distinct safe integers of `ids` (others dropped: they cannot be ids). */
-export function validIds(ids: readonly number[]): number[] {
-  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1))]
+/**
+ * Distinct positive int4 values of `ids` (others dropped: they cannot be ids). More than
+ * {@link MAX_IDS} → `CalValidationError` on `field`.
+ */
+export function validIds(ids: readonly number[], field = 'ids'): number[] {
+  const valid = [
+    ...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1)),
+  ]
+  if (valid.length > MAX_IDS) {
+    throw new CalValidationError(field, `at most ${MAX_IDS} ids at once`)
+  }
+  return valid
+}
+
+/** Throws `CalValidationError` on `field` when a list is longer than {@link MAX_IDS}. */
+export function checkListLength(list: readonly unknown[] | undefined, field: string): void {
+  if (list && list.length > MAX_IDS) {
+    throw new CalValidationError(field, `at most ${MAX_IDS} entries at once`)
+  }
 }

@@ -12,6 +12,7 @@ import { slugify } from './slug.js'
 import {
   allocateSlug,
   type CalDb,
+  checkListLength,
   emptyList,
   inIdOrder,
   pageOf,
@@ -280,12 +281,12 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
       const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
       q = q.where((eb) => eb.or([eb('t.name', 'ilike', pattern), eb('t.slug', 'ilike', pattern)]))
     }
-    const include = filter.include ? validIds(filter.include) : undefined
+    const include = filter.include ? validIds(filter.include, 'include') : undefined
     if (include) {
       if (include.length === 0) return emptyList()
       q = q.where('t.id', 'in', include)
     }
-    const exclude = filter.exclude ? validIds(filter.exclude) : []
+    const exclude = filter.exclude ? validIds(filter.exclude, 'exclude') : []
     if (exclude.length > 0) q = q.where('t.id', 'not in', exclude)
     if (filter.hide_empty ?? true) q = q.where('t.count', '>', 0)
     if (filter.parent !== undefined) {
@@ -304,6 +305,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
     }
     if (filter.slug !== undefined) {
       const slugs = typeof filter.slug === 'string' ? [filter.slug] : filter.slug
+      checkListLength(slugs, 'slug')
       if (slugs.length === 0) return emptyList()
       q = q.where('t.slug', 'in', slugs)
     }

@@ -176,7 +176,7 @@ export function createVenueRepository(ctx: StoreContext): VenueRepository {
       q = q.where((eb) => eb.or(SEARCHED.map((f) => eb(`v.${f}`, 'ilike', pattern))))
     }
     if (filter.include) {
-      const ids = validIds(filter.include)
+      const ids = validIds(filter.include, 'include')
       if (ids.length === 0) return emptyList()
       q = q.where('v.id', 'in', ids)
     }

@@ -226,5 +226,12 @@ describe.each(testDatabases())('venue, organizer and term lists on $name', ({ op
     await expect(store.categories.delete(2 ** 40)).rejects.toMatchObject({ kind: 'category' })
     const big = await store.events.list({ limit: 1e12, offset: 1e20 })
     expect(big.items).toEqual([])
+    const many = Array.from({ length: 10_001 }, (_, i) => i + 1)
+    await expect(store.events.list({ include: many })).rejects.toMatchObject({ field: 'include' })
+    await expect(store.venues.getMany(many)).rejects.toBeInstanceOf(CalValidationError)
+    await expect(store.tags.list({ slug: many.map(String) })).rejects.toMatchObject({
+      field: 'slug',
+    })
+    expect((await store.events.getMany(many.slice(0, 10_000))).length).toBeGreaterThan(0)
   })
 })
