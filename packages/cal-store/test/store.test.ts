@@ -343,6 +343,58 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
     expect((await store.tags.create({ name: 'Crème' })).slug).toBe('creme')
   })
 
+  it('bulk-creates events with unique slugs, relations by id and checked references', async () => {
+    const venue = await store.venues.create({ name: 'V' })
+    const org = await store.organizers.create({ name: 'O' })
+    const cat = await store.categories.create({ name: 'C' })
+    const tag = await store.tags.create({ name: 'T' })
+    const at = { start: T('2026-05-01T18:00:00Z'), end: T('2026-05-01T20:00:00Z') }
+    await store.events.create({ title: 'Party', ...at })
+    await store.events.create({ title: 'Party', slug: 'party-3', ...at })
+    await store.events.create({ title: 'Party 2', ...at }) // slug party-2
+    expect(await store.events.createMany([])).toEqual([])
+    const ids = await store.events.createMany([
+      {
+        title: 'Party',
+        ...at,
+        venue: venue.id,
+        organizers: [org.id],
+        categories: [cat.id],
+        tags: [tag.id],
+      },
+      { title: 'PARTY!', ...at, password: 'pw', cost: ['1', '2'] },
+      { title: 'Other', slug: 'party', ...at, all_day: true, timezone: 'America/New_York' },
+      { title: 'Fresh', ...at, status: 'draft' },
+    ])
+    const events = await store.events.getMany(ids)
+    expect(events.map((e) => e.slug)).toEqual(['party-4', 'party-5', 'party-6', 'fresh'])
+    expect(events[0]).toMatchObject({
+      venue_id: venue.id,
+      organizer_ids: [org.id],
+      category_ids: [cat.id],
+      tag_ids: [tag.id],
+    })
+    expect(events[1]).toMatchObject({ password_protected: true, cost: ['1', '2'] })
+    expect(await store.events.verifyPassword(ids[1] as number, 'pw')).toBe(true)
+    expect(events[2]?.start.toISOString()).toBe('2026-05-01T04:00:00.000Z')
+    expect(events[3]?.status).toBe('draft')
+    expect((await store.categories.get(cat.id))?.count).toBe(1)
+    const bad = (input: Record<string, unknown>) =>
+      store.events.createMany([
+        { title: 'ok', ...at },
+        { title: 'x', ...at, ...input },
+      ])
+    await expect(bad({ venue: 999 })).rejects.toMatchObject({ field: 'venue', value: 999 })
+    await expect(bad({ tags: [cat.id] })).rejects.toMatchObject({ field: 'tags' })
+    await expect(bad({ post_parent: 999 })).rejects.toMatchObject({ field: 'post_parent' })
+    await expect(bad({ venue: { name: 'inline' } })).rejects.toBeInstanceOf(CalValidationError)
+    await expect(bad({ categories: ['by name'] })).rejects.toBeInstanceOf(CalValidationError)
+    await expect(bad({ end: T('2026-01-01T00:00:00Z') })).rejects.toBeInstanceOf(CalValidationError)
+    await expect(bad({ title: '' })).rejects.toMatchObject({ field: 'title' })
+    // Nothing of a failed batch is stored.
+    expect((await store.events.list({ status: ['publish', 'draft'], limit: 50 })).total).toBe(7)
+  })
+
   it('creates distinct slugs for concurrent same-title creates', async () => {
     const input = {
       title: 'Same Title',
