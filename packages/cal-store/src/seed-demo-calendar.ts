@@ -25,13 +25,20 @@ function at(now: Date, zone: string, days: number, hour: number, minute = 0): Da
 }
 
 /**
- * Fills an empty store with a small, real-looking calendar: four venues with coordinates,
- * three organizers, categories (one with a parent), tags and ten upcoming events (one all-day,
- * one in America/New_York, several with a cost). Does not check emptiness; call
- * `store.isEmpty()` first. Every record is created through the public repositories.
+ * Fills an EMPTY store with a small, real-looking calendar: four venues with coordinates,
+ * three organizers, categories (two with a parent), tags and ten upcoming events (one all-day,
+ * one in America/New_York, several with a cost, one with a password). Runs under the
+ * database lock `cal:seed` and re-checks `isEmpty()` inside it, so two processes starting at
+ * once seed once; on a store that holds anything it does nothing. Every record is created
+ * through the public repositories.
  */
 export async function seedDemoCalendar(store: CalStore, options: SeedDemoOptions): Promise<void> {
-  const { now } = options
+  await store.database.tryWithLock('cal:seed', async () => {
+    if (await store.isEmpty()) await seed(store, options.now)
+  })
+}
+
+async function seed(store: CalStore, now: Date): Promise<void> {
   const created = now
   const concertgebouw = await store.venues.create({
     name: 'Concertgebouw',

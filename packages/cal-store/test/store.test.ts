@@ -563,6 +563,10 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
   })
 
   it('seeds a demo calendar', async () => {
+    await Promise.all([
+      seedDemoCalendar(store, { now: T('2026-03-01T12:00:00Z') }),
+      seedDemoCalendar(store, { now: T('2026-03-01T12:00:00Z') }),
+    ])
     await seedDemoCalendar(store, { now: T('2026-03-01T12:00:00Z') })
     const events = await store.events.list({
       window: { start: T('2026-03-01T00:00:00Z') },
