@@ -318,6 +318,29 @@ describe.each(testDatabases())('k-core read endpoints on $name', ({ open }) => {
   })
 })
 
+describe.each(testDatabases())('trend answers and stored data on $name', ({ open }) => {
+  it('follows data stored behind its back (revalidated) and by its own refreshes', async () => {
+    const store = await openStore(open)
+    const handler = kcoreHandler(store, { responseCache: { revalidateMs: 0 } })
+    const call = caller(handler)
+    try {
+      await ingestFile(store, caidaFile('19980101'), { date: '1998-01-01' })
+      expect((await call('/api/trends/701')).body.trend_data).toHaveLength(1)
+      await ingestFile(store, caidaFile('19990201'), { date: '1999-02-01' })
+      const after = await call('/api/trends/701')
+      expect(after.body.trend_data).toHaveLength(2)
+      expect(after.body.date_range.end).toBe('1999-02-01')
+      const multi = await call('/api/trends', { method: 'POST', json: { asns: [701] } })
+      expect(multi.body.trend_data['701']).toHaveLength(2)
+      await clearStore(store)
+      expect((await call('/api/trends/701')).status).toBe(404)
+    } finally {
+      await handler.close()
+      await store.database.close()
+    }
+  })
+})
+
 describe.each(testDatabases())('k-core health and empty data on $name', ({ open }) => {
   it('reports empty data, then 503 once the database is closed', async () => {
     const store = await openStore(open)

@@ -31,4 +31,17 @@ export interface KcoreApiOptions {
   now?: () => Date
   /** Receives what goes wrong in scheduled checks (never thrown anywhere). */
   onError?: (error: unknown) => void
+  /**
+   * Reuse of serialized trend answers while the stored data is unchanged (default on:
+   * 32 MiB, changes from other processes noticed within 1 s); `false` turns it off.
+   */
+  responseCache?: false | ResponseCacheSettings
+}
+
+/** Settings of the trend response cache. */
+export interface ResponseCacheSettings {
+  /** Largest total size of cached answers, in bytes of JSON (default 32 MiB). */
+  maxBytes?: number
+  /** How often (ms) to look for data stored by other processes (default 1000). */
+  revalidateMs?: number
 }

@@ -1,11 +1,13 @@
 import type { Api, Route } from '../route.js'
 import { createAdminAuth } from './admin-auth.js'
 import { adminRoute } from './admin-route.js'
+import { dataStamp } from './data-stamp.js'
 import { kcoreInvalidInput } from './invalid-input.js'
 import { DEFAULT_SCHEDULER, type KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
 import { openApiRoute } from './openapi-route.js'
 import { refreshRoutes } from './refresh-routes.js'
+import { createResponseCache } from './response-cache.js'
 import { createScheduler } from './scheduler.js'
 import { statusRoutes } from './status-routes.js'
 import { createSyncRunner } from './sync-runner.js'
@@ -24,7 +26,15 @@ const GUARDED = new Set(['POST /refresh', 'POST /scheduler/update'])
 export function createKcoreApi(options: KcoreApiOptions): Api {
   const now = options.now ?? (() => new Date())
   const onError = options.onError ?? (() => {})
-  const runner = createSyncRunner(options.store, options.provider)
+  const settings = options.responseCache === false ? undefined : (options.responseCache ?? {})
+  const cache = settings
+    ? createResponseCache({
+        maxSize: settings.maxBytes ?? 32 * 1024 * 1024,
+        revalidateMs: settings.revalidateMs ?? 1_000,
+        stamp: () => dataStamp(options.store),
+      })
+    : undefined
+  const runner = createSyncRunner(options.store, options.provider, () => cache?.clear())
   const scheduler = createScheduler(options.scheduler ?? DEFAULT_SCHEDULER, {
     runner,
     now,
@@ -37,6 +47,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     runner,
     scheduler,
     now,
+    cache,
   }
   const documented: Route[] = [...statusRoutes(ctx), ...trendRoutes(ctx), ...refreshRoutes(ctx)]
   const info = { base: '/api', title: 'AS k-core trends API', version: options.version }

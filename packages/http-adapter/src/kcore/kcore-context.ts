@@ -1,5 +1,6 @@
 import type { KcoreStore } from '@kcore/store'
 import type { AdminAuth } from './admin-auth.js'
+import type { ResponseCache } from './response-cache.js'
 import type { Scheduler } from './scheduler.js'
 import type { SyncRunner } from './sync-runner.js'
 
@@ -11,4 +12,6 @@ export interface KcoreContext {
   runner: SyncRunner
   scheduler: Scheduler
   now: () => Date
+  /** Serialized trend answers; undefined when turned off. */
+  cache: ResponseCache | undefined
 }

@@ -23,8 +23,12 @@ export interface SyncRunner {
   idle(): Promise<void>
 }
 
-/** A {@link SyncRunner} over one store and provider. */
-export function createSyncRunner(store: KcoreStore, provider: SnapshotProvider): SyncRunner {
+/** A {@link SyncRunner} over one store and provider; `onSettled` runs after every sync. */
+export function createSyncRunner(
+  store: KcoreStore,
+  provider: SnapshotProvider,
+  onSettled: () => void = () => {},
+): SyncRunner {
   let current: Promise<SyncResults> | undefined
   return {
     get running() {
@@ -34,6 +38,7 @@ export function createSyncRunner(store: KcoreStore, provider: SnapshotProvider):
       if (current) return Promise.reject(new RefreshInProgressError())
       const run = syncFromProvider({ store, provider, ipVersions }).finally(() => {
         if (current === run) current = undefined
+        onSettled()
       })
       current = run
       return run

@@ -1,7 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import type { KcoreStore } from '@kcore/store'
 import { HttpError } from '../http-error.js'
-import { jsonResponse } from '../json-response.js'
+import { JSON_CONTENT_TYPE } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
@@ -27,6 +27,14 @@ async function usedRange(store: KcoreStore, ipVersion: IpVersion, asked: RangeAs
 
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
 
+/** The answer's JSON text, from the cache when one is configured. */
+async function cachedJson(ctx: KcoreContext, key: string, build: () => Promise<unknown>) {
+  const text = ctx.cache
+    ? await ctx.cache.get(key, async () => JSON.stringify(await build()))
+    : JSON.stringify(await build())
+  return new Response(text, { headers: { 'content-type': JSON_CONTENT_TYPE } })
+}
+
 /** `GET /trends/:asn` and `POST /trends`. */
 export function trendRoutes(ctx: KcoreContext): Route[] {
   const { store } = ctx
@@ -45,22 +53,20 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      handle: async ({ params, query }) => {
+      handle: ({ params, query }) => {
         const { asn } = params
         const version = query.ip_version
-        const [dateRange, trends] = await Promise.all([
-          usedRange(store, version, query),
-          store.trends(version, [asn], rangeOf(query)),
-        ])
-        const points = trends.get(asn) ?? []
-        if (points.length === 0 && !(await store.knownAsns(version, [asn])).has(asn)) {
-          throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
-        }
-        return jsonResponse({
-          asn,
-          ip_version: version,
-          date_range: dateRange,
-          trend_data: points,
+        const key = `1|${version}|${asn}|${query.start_date ?? ''}|${query.end_date ?? ''}`
+        return cachedJson(ctx, key, async () => {
+          const [dateRange, trends] = await Promise.all([
+            usedRange(store, version, query),
+            store.trends(version, [asn], rangeOf(query)),
+          ])
+          const points = trends.get(asn) ?? []
+          if (points.length === 0 && !(await store.knownAsns(version, [asn])).has(asn)) {
+            throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
+          }
+          return { asn, ip_version: version, date_range: dateRange, trend_data: points }
         })
       },
     }),
@@ -74,19 +80,22 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         200: { description: 'A key per ASN', schema: multiTrendSchema },
         400: { description: 'Bad body', schema: errorSchema },
       },
-      handle: async ({ body }) => {
+      handle: ({ body }) => {
         const version = body.ip_version
-        const [dateRange, trends] = await Promise.all([
-          usedRange(store, version, body),
-          store.trends(version, body.asns, rangeOf(body)),
-        ])
-        const trendData: Record<string, unknown> = {}
-        for (const asn of body.asns) trendData[String(asn)] = trends.get(asn) ?? []
-        return jsonResponse({
-          asns: body.asns,
-          ip_version: version,
-          date_range: dateRange,
-          trend_data: trendData,
+        const key = `n|${version}|${body.asns.join(',')}|${body.start_date ?? ''}|${body.end_date ?? ''}`
+        return cachedJson(ctx, key, async () => {
+          const [dateRange, trends] = await Promise.all([
+            usedRange(store, version, body),
+            store.trends(version, body.asns, rangeOf(body)),
+          ])
+          const trendData: Record<string, unknown> = {}
+          for (const asn of body.asns) trendData[String(asn)] = trends.get(asn) ?? []
+          return {
+            asns: body.asns,
+            ip_version: version,
+            date_range: dateRange,
+            trend_data: trendData,
+          }
         })
       },
     }),
