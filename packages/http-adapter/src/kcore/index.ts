@@ -7,6 +7,7 @@ export {
   DEFAULT_SCHEDULER,
   type KcoreApiOptions,
   type KcoreSchedulerOptions,
+  type ResponseCacheSettings,
 } from './kcore-api-options.js'
 export { KcoreConfigError } from './kcore-config-error.js'
 export { MAX_ASN, MAX_TRENDS_ASNS } from './request-schemas.js'
