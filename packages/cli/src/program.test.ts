@@ -65,6 +65,20 @@ describe('kcore command line', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1)
   })
 
+  it('stops serve at start on an invalid cron expression (exit 2, one clear line)', async () => {
+    const dataDir = await tempDir()
+    const { code, stderr } = await run([
+      'serve',
+      '--data-dir',
+      dataDir,
+      '--no-seed',
+      '--schedule',
+      '61 * * * *',
+    ])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^kcore: .*61 \* \* \* \*/)
+  })
+
   it('migrates, ingests local files and reports failures with exit 1', async () => {
     const dataDir = await tempDir()
     expect((await run(['migrate', '--data-dir', dataDir])).code).toBe(0)

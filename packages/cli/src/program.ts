@@ -1,4 +1,5 @@
 import type { IpVersion } from '@kcore/engine'
+import { KcoreConfigError } from '@kcore/http-adapter'
 import { ingestFile } from '@kcore/store'
 import { Command, CommanderError, Option } from 'commander'
 import pkg from '../package.json' with { type: 'json' }
@@ -151,7 +152,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       // Help and --version "fail" with exit code 0; everything else commander raises is usage.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage
     }
-    if (error instanceof ConfigError || error instanceof UsageError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof UsageError ||
+      error instanceof KcoreConfigError
+    ) {
       io.stderr.write(`kcore: ${error.message}\n`)
       return EXIT.usage
     }

@@ -1,3 +1,4 @@
+/// <reference path="./seek-bzip.d.ts" />
 import Bunzip from 'seek-bzip'
 
 const CHUNK = 1 << 16

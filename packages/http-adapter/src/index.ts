@@ -8,7 +8,12 @@ export {
 export { type ErrorStyle, errorResponse } from './error-response.js'
 export { type ErrorDetail, HttpError, type HttpErrorOptions } from './http-error.js'
 export { JSON_CONTENT_TYPE, jsonResponse } from './json-response.js'
-export { createKcoreApi, type KcoreApiOptions } from './kcore/index.js'
+export {
+  createKcoreApi,
+  type KcoreApiOptions,
+  KcoreConfigError,
+  type ResponseCacheSettings,
+} from './kcore/index.js'
 export { openApiDocument } from './openapi.js'
 export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
 export type { Api, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
