@@ -35,14 +35,28 @@ const env = {
 
 let server: ChildProcess | undefined
 try {
-  const files = ['20200101.as-rel.txt.bz2', '20220601.as-rel.txt.bz2', '20240801.as-rel.txt.bz2', '20220601.as-rel.v6-stable.txt.bz2']
-  execFileSync(process.execPath, [bin, 'ingest', ...files.map((f) => caida + f)], { env, stdio: 'inherit' })
+  const files = [
+    '20200101.as-rel.txt.bz2',
+    '20220601.as-rel.txt.bz2',
+    '20240801.as-rel.txt.bz2',
+    '20220601.as-rel.v6-stable.txt.bz2',
+  ]
+  execFileSync(process.execPath, [bin, 'ingest', ...files.map((f) => caida + f)], {
+    env,
+    stdio: 'inherit',
+  })
 
   server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; ; i++) {
     if (i > 200) throw new Error('server did not start')
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break
     await new Promise((r) => setTimeout(r, 250))
   }
   // A calendar to read: 300 events over the next year in 10 categories.
@@ -61,7 +75,8 @@ try {
         categories: [`Category ${i % 10}`],
       }),
     })
-    if (res.status !== 201) throw new Error(`event create failed: ${res.status} ${await res.text()}`)
+    if (res.status !== 201)
+      throw new Error(`event create failed: ${res.status} ${await res.text()}`)
   }
 
   const rss = () => {
@@ -71,7 +86,12 @@ try {
   const requests = [
     { method: 'GET', path: '/api/trends/3356' },
     { method: 'GET', path: '/api/trends/15169?ip_version=ipv4&start_date=2021-01-01' },
-    { method: 'POST', path: '/api/trends', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ asns: [3356, 174, 1299, 6939, 2914] }) },
+    {
+      method: 'POST',
+      path: '/api/trends',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ asns: [3356, 174, 1299, 6939, 2914] }),
+    },
     { method: 'GET', path: '/api/summary' },
     { method: 'GET', path: '/api/snapshots' },
     { method: 'GET', path: '/api/health' },
@@ -79,8 +99,7 @@ try {
     { method: 'GET', path: '/cal/events/v1/events?search=routing&per_page=5&page=2' },
     { method: 'GET', path: '/cal/events/v1/categories?per_page=20' },
   ] as autocannon.Request[]
-  const run = (duration: number) =>
-    autocannon({ url: base, connections: 64, duration, requests })
+  const run = (duration: number) => autocannon({ url: base, connections: 64, duration, requests })
 
   await run(5) // warm-up: JIT, connection pool, caches
   const before = rss()
