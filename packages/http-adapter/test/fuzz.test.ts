@@ -1,0 +1,316 @@
+import { readFile } from 'node:fs/promises'
+import { createCalStore, seedDemoCalendar } from '@cal/store'
+import type { Database } from '@kcore/db'
+import { openPgliteDatabase } from '@kcore/db'
+import { decomposeSnapshot } from '@kcore/engine'
+import { createKcoreStore } from '@kcore/store'
+import fc from 'fast-check'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHandler, type Handler } from '../src/index.js'
+import { caidaFile, emptyProvider } from './kcore-helpers.js'
+
+// Hostile requests through the fetch handler on PGlite: random and adversarial paths, query
+// strings, bodies, methods and content types. No answer may be a 5xx, every error must be the
+// common envelope, and a refused write must leave the database exactly as it was.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000)
+const TOKEN = 'fuzz-token'
+
+let database: Database
+let handler: Handler
+let tables: string[]
+
+beforeAll(async () => {
+  database = await openPgliteDatabase()
+  const kcore = createKcoreStore(database)
+  const cal = createCalStore(database)
+  await kcore.migrate()
+  await cal.migrate()
+  const { decomposition, graph } = await decomposeSnapshot(await readFile(caidaFile('19980101')))
+  await kcore.ingest({
+    ipVersion: 'ipv4',
+    date: '1998-01-01',
+    decomposition,
+    linkCount: graph.linkCount,
+  })
+  await seedDemoCalendar(cal, { now: new Date('2026-03-01T12:00:00Z') })
+  handler = createHandler({
+    kcore: {
+      store: kcore,
+      provider: emptyProvider,
+      version: 'fuzz',
+      adminToken: 'admin',
+      scheduler: { enabled: false, schedule: '0 6 * * *' },
+    },
+    cal: { store: cal, tokens: [TOKEN] },
+  })
+  const { rows } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(database.db)
+  tables = rows.map((r) => r.name)
+}, 120_000)
+
+afterAll(async () => {
+  await handler?.close()
+  await database?.close()
+})
+
+/** Every row of every table, hashed: equal before and after a refused write. */
+async function fingerprint(): Promise<string> {
+  // The big per-AS tables are counted; every other table is hashed row by row.
+  const parts = tables.map((t) =>
+    /^kcore_(shell|asn)_/.test(t)
+      ? sql`select ${t} || ':' || count(*) as h from ${sql.table(t)}`
+      : sql`select ${t} || ':' || coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as h from ${sql.table(t)} x`,
+  )
+  const hashes: string[] = []
+  for (const part of parts) {
+    const { rows } = await part.execute(database.db)
+    hashes.push(String((rows[0] as { h: string }).h))
+  }
+  return hashes.join(';')
+}
+
+const nasty = fc.constantFrom(
+  '',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '4294967296',
+  '99999999999999999999999',
+  'NaN',
+  'null',
+  'true',
+  '__proto__',
+  'constructor',
+  'prototype',
+  "'; drop table cal_event; --",
+  '%00',
+  '%',
+  '%zz',
+  '..',
+  '../..',
+  '\u0000',
+  'ñandú',
+  '😀',
+  'a'.repeat(3000),
+  '1 OR 1=1',
+  '{}',
+  '[]',
+  '2024-02-30',
+  '2024-13-01',
+)
+const token = fc.oneof(fc.string({ maxLength: 20 }), nasty)
+const segment = fc.oneof(
+  token.map((s) => encodeURIComponent(s)),
+  fc.nat().map(String),
+  nasty,
+)
+
+function paths(prefix: string, templates: string[]) {
+  return fc
+    .tuple(fc.constantFrom(...templates), fc.array(segment, { maxLength: 3 }), fc.boolean())
+    .map(([tpl, segs, extra]) => {
+      let i = 0
+      const filled = tpl.replace(/:\w+/g, () => segs[i++] ?? '1')
+      return `${prefix}${filled}${extra && segs.length ? `/${segs.join('/')}` : ''}`
+    })
+}
+
+const query = fc
+  .array(
+    fc.tuple(
+      fc.oneof(
+        fc.constantFrom(
+          'ip_version',
+          'start_date',
+          'end_date',
+          'page',
+          'per_page',
+          'search',
+          'categories',
+          'tags',
+          'venue',
+          'include',
+          'geoloc_lat',
+          'geoloc_lng',
+          'geoloc_radius',
+          'status',
+          'password',
+          'orderby',
+          'order',
+          'hide_empty',
+          'strict_dates',
+          'starts_after',
+          '__proto__',
+        ),
+        token,
+      ),
+      token,
+    ),
+    { maxLength: 5 },
+  )
+  .map((pairs) => (pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ''))
+
+const deep = (depth: number): unknown => (depth === 0 ? 1 : { a: [deep(depth - 1)] })
+const jsonish = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }),
+  fc.dictionary(
+    fc.constantFrom(
+      'asns',
+      'ip_versions',
+      'title',
+      'start_date',
+      'end_date',
+      'venue',
+      'organizer',
+      'categories',
+      'tags',
+      'name',
+      'parent',
+      'cost',
+      'timezone',
+      'all_day',
+      'password',
+      'image',
+      'website',
+      'slug',
+      'status',
+      '__proto__',
+      'constructor',
+    ),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), nasty),
+  ),
+  fc.constant(deep(500)),
+)
+const body = fc.oneof(
+  fc.constant(undefined),
+  jsonish.map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom('{', '{"a":', '\u0000', '[1,2', 'null', '""'),
+)
+const method = fc.constantFrom(
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'PROPFIND',
+)
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/vnd.api+json',
+)
+const auth = fc.constantFrom(
+  undefined,
+  '',
+  'Bearer',
+  'Bearer ',
+  `Bearer ${TOKEN}`,
+  'Bearer wrong',
+  'Bearer admin',
+  'Basic Zm9vOmJhcg==',
+)
+
+async function check(
+  url: string,
+  m: string,
+  b: string | undefined,
+  type: string | undefined,
+  a: string | undefined,
+) {
+  const headers: Record<string, string> = {}
+  if (type) headers['content-type'] = type
+  if (a !== undefined) headers.authorization = a
+  const hasBody = b !== undefined && m !== 'GET' && m !== 'HEAD'
+  const write = !['GET', 'HEAD', 'OPTIONS'].includes(m)
+  const before = write ? await fingerprint() : ''
+  const res = await handler(
+    new Request(`http://fuzz.test${url}`, { method: m, headers, body: hasBody ? b : undefined }),
+  )
+  expect(res.status, `${m} ${url}`).toBeLessThan(500)
+  if (res.status >= 400) {
+    if (write) expect(await fingerprint(), `refused ${m} ${url} changed the database`).toBe(before)
+    if (m !== 'HEAD') {
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      const envelope = await res.json()
+      expect(envelope).toMatchObject({
+        error: expect.any(String),
+        message: expect.any(String),
+        status: res.status,
+      })
+      const path = new URL(`http://x${url}`).pathname
+      if (path === '/cal/events/v1' || path.startsWith('/cal/events/v1/')) {
+        expect(envelope).toMatchObject({ code: envelope.error, data: { status: res.status } })
+      }
+    }
+  } else {
+    await res.arrayBuffer()
+  }
+}
+
+const kcorePaths = paths('/api', [
+  '',
+  '/health',
+  '/summary',
+  '/trends/:asn',
+  '/trends',
+  '/snapshots',
+  '/refresh',
+  '/scheduler/status',
+  '/scheduler/update',
+  '/openapi.json',
+  '/:x',
+])
+const calPaths = paths('/cal/events/v1', [
+  '',
+  '/doc',
+  '/events',
+  '/events/:id',
+  '/events/by-slug/:slug',
+  '/venues',
+  '/venues/:id',
+  '/venues/by-slug/:slug',
+  '/organizers',
+  '/organizers/:id',
+  '/categories',
+  '/categories/:id',
+  '/tags',
+  '/tags/:id',
+  '/tags/by-slug/:slug',
+  '/:x',
+])
+
+describe('fuzzing the handler', () => {
+  it(`k-core API: ${RUNS} hostile requests, no 5xx, envelopes, refused writes change nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        kcorePaths,
+        query,
+        method,
+        body,
+        contentType,
+        auth,
+        async (p, q, m, b, t, a) => check(p + q, m, b, t, a),
+      ),
+      { numRuns: RUNS },
+    )
+  }, 600_000)
+
+  it(`calendar API: ${RUNS} hostile requests, no 5xx, envelopes, refused writes change nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(calPaths, query, method, body, contentType, auth, async (p, q, m, b, t, a) =>
+        check(p + q, m, b, t, a),
+      ),
+      { numRuns: RUNS },
+    )
+  }, 600_000)
+})
