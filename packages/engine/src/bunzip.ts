@@ -12,18 +12,30 @@ const CHUNK = 1 << 16
  * end-of-stream marker and its CRC: `decode` treats input that ends exactly after a block as
  * complete, which would accept a file truncated at a block boundary.
  *
+ * A block's output reaches `push` before its CRC can be checked (at the block's end). When
+ * `push` throws, the rest of the block is still decoded (its output dropped) and the CRC
+ * decides: a corrupt block is reported as such, not as whatever its garbage made `push` throw.
+ *
  * @throws an `Error` on corrupt or truncated data (every block and stream is CRC-checked), or
  * whatever `push` throws.
  */
 export function bunzip(compressed: Uint8Array, push: (chunk: Uint8Array) => void): void {
   const buffer = new Uint8Array(CHUNK)
   let length = 0
+  let pushFailed = false
+  let pushError: unknown
   const output = {
     writeByte(byte: number) {
+      if (pushFailed) return
       buffer[length++] = byte
       if (length === CHUNK) {
-        push(buffer)
         length = 0
+        try {
+          push(buffer)
+        } catch (error) {
+          pushFailed = true
+          pushError = error
+        }
       }
     },
   }
@@ -49,7 +61,8 @@ export function bunzip(compressed: Uint8Array, push: (chunk: Uint8Array) => void
   const decoder = new Bunzip(input, output)
   for (;;) {
     if (decoder._init_block()) {
-      decoder._read_bunzip()
+      decoder._read_bunzip() // throws on a bad block CRC
+      if (pushFailed) throw pushError
       continue
     }
     const expected = decoder.reader.read(32) >>> 0

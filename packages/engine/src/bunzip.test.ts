@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { AsRelParseError } from './as-rel-parse-error.js'
+import { bunzip } from './bunzip.js'
+import { parseAsRel } from './parse-as-rel.js'
+
+// 18 KB of bz2, about 100 KB of text: a corrupt block's garbage reaches the parser before the
+// block's CRC is checked.
+const real = new Uint8Array(
+  await readFile(new URL('../../../examples/data/19980101.as-rel.txt.bz2', import.meta.url)),
+)
+
+async function parseError(bytes: Uint8Array): Promise<AsRelParseError> {
+  const error = await parseAsRel(bytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(AsRelParseError)
+  return error as AsRelParseError
+}
+
+describe('bunzip', () => {
+  it('reports a corrupt block as corrupt bzip2, not as the malformed lines its garbage makes', async () => {
+    const positions = Array.from({ length: 40 }, (_, i) => 10 + i * Math.floor(real.length / 41))
+    for (const position of positions) {
+      const corrupt = real.slice()
+      corrupt[position] = corrupt[position]! ^ 0xff
+      const error = await parseError(corrupt)
+      expect(error.message, `byte ${position} flipped`).toMatch(/^corrupt or truncated bzip2 data/)
+    }
+  })
+
+  it('rethrows what push threw once the block proves sound', async () => {
+    const stop = new Error('push refused')
+    let pushes = 0
+    expect(() =>
+      bunzip(real, () => {
+        pushes++
+        throw stop
+      }),
+    ).toThrow(stop)
+    expect(pushes).toBe(1) // nothing more is handed out once push has failed
+  })
+})
