@@ -1,34 +1,33 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { Database } from '@kcore/db'
+import { pathToFileURL } from 'node:url'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider } from '@kcore/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKcoreStore, type KcoreStore, syncFromProvider } from '../src/index.js'
-
-const fixture = fileURLToPath(new URL('./fixtures/20140601.as-rel.txt.bz2', import.meta.url))
-const caida = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))
+import { type KcoreStore, syncFromProvider } from '../src/index.js'
+import {
+  CAIDA_DIR as caida,
+  FIXTURE as fixture,
+  openStore,
+  type TempDir,
+  tempDir,
+} from './helpers.js'
 
 describe.each(testDatabases())('syncFromProvider with a file:// mirror on $name', ({ open }) => {
-  let database: Database
   let store: KcoreStore
-  let dir: string
+  let dir: TempDir
 
   beforeAll(async () => {
-    database = await open()
-    store = createKcoreStore(database)
-    await store.migrate()
-    dir = await mkdtemp(join(tmpdir(), 'kcore-mirror-'))
+    store = await openStore(open)
+    dir = await tempDir('kcore-mirror-')
   })
   afterAll(async () => {
-    await database?.close()
-    await rm(dir, { recursive: true, force: true })
+    await store?.database.close()
+    await dir?.remove()
   })
 
   it('stores real files, reports a truncated one, and takes it once it is fixed', async () => {
-    const serial1 = join(dir, 'serial-1')
+    const serial1 = join(dir.path, 'serial-1')
     await mkdir(serial1)
     await copyFile(fixture, join(serial1, '20140601.as-rel.txt.bz2'))
     await copyFile(`${caida}19980101.as-rel.txt.bz2`, join(serial1, '20150101.as-rel.txt.bz2'))
@@ -37,7 +36,7 @@ describe.each(testDatabases())('syncFromProvider with a file:// mirror on $name'
     const broken = join(serial1, '20140801.as-rel.txt.bz2')
     await writeFile(broken, bytes.subarray(0, Math.floor(bytes.length / 2)))
 
-    const provider = createProvider({ baseUrl: `${pathToFileURL(dir).href}/` })
+    const provider = createProvider({ baseUrl: `${pathToFileURL(dir.path).href}/` })
     const first = await syncFromProvider({ store, provider, ipVersions: ['ipv4', 'ipv6'] })
     expect(first.ipv4).toMatchObject({
       checked: false,

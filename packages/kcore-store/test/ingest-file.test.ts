@@ -1,33 +1,31 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createKcoreStore, ingestFile, type KcoreStore } from '../src/index.js'
-import { clearKcoreTables } from './helpers.js'
-
-const fixture = fileURLToPath(new URL('./fixtures/20140601.as-rel.txt.bz2', import.meta.url))
-const caida = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))
+import { ingestFile, type KcoreStore } from '../src/index.js'
+import {
+  CAIDA_DIR as caida,
+  clearKcoreTables,
+  FIXTURE as fixture,
+  openStore,
+  type TempDir,
+  tempDir,
+} from './helpers.js'
 
 describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
-  let database: Database
   let store: KcoreStore
-  let dir: string
+  let dir: TempDir
 
   beforeAll(async () => {
-    database = await open()
-    store = createKcoreStore(database)
-    await store.migrate()
-    dir = await mkdtemp(join(tmpdir(), 'kcore-store-'))
+    store = await openStore(open)
+    dir = await tempDir('kcore-store-')
   })
   afterAll(async () => {
-    await database?.close()
-    await rm(dir, { recursive: true, force: true })
+    await store?.database.close()
+    await dir?.remove()
   })
   beforeEach(async () => {
-    await clearKcoreTables(database)
+    await clearKcoreTables(store.database)
   })
 
   it('takes the IP version and date from the CAIDA file name', async () => {
@@ -76,7 +74,7 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
   })
 
   it('says clearly when the name tells neither version nor date', async () => {
-    const odd = join(dir, 'snapshot.bz2')
+    const odd = join(dir.path, 'snapshot.bz2')
     await copyFile(fixture, odd)
     await expect(ingestFile(store, odd)).rejects.toThrow(
       /cannot tell the IP version and date of .*snapshot\.bz2/,
@@ -91,7 +89,9 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
 
   it('rejects an unreal date and a missing file without storing anything', async () => {
     await expect(ingestFile(store, fixture, { date: '2014-06-31' })).rejects.toThrow(RangeError)
-    await expect(ingestFile(store, join(dir, '20240101.as-rel.txt.bz2'))).rejects.toThrow(/ENOENT/)
+    await expect(ingestFile(store, join(dir.path, '20240101.as-rel.txt.bz2'))).rejects.toThrow(
+      /ENOENT/,
+    )
     expect(await store.snapshotCount()).toBe(0)
   })
 })
