@@ -2,9 +2,11 @@
 // dropped): 100,000 events (500 venues, 300 organizers, 50 categories with a skewed
 // popularity, 200 tags) seeded through the store's bulk path, then
 //   1. in-process GET /cal/events/v1/events with a date window + category + search, page 1 and
-//      page 500: p50/p90 over CAL_BENCH_RUNS runs (default 60) after a warm-up;
+//      page 500, with and without the store's list cache: p50/p90 over CAL_BENCH_RUNS runs
+//      (default 60) after a warm-up;
 //   2. 1,000 events created one by one through the API (POST, token): time and req/s;
-//   3. the list request under autocannon (64 connections, 10 s) via @hono/node-server.
+//   3. the list request under autocannon (64 connections, 10 s) via @hono/node-server, with and
+//      without the list cache.
 //   pnpm bench:cal
 import type { AddressInfo } from 'node:net'
 import { type CalStore, createCalStore, type EventInput } from '@cal/store'
@@ -150,23 +152,34 @@ try {
   )
   if (total < 4991) throw new Error('the list query must reach page 500; raise CAL_BENCH_EVENTS')
 
-  const timings: Record<string, number[]> = { 'page 1': [], 'page 500': [] }
-  for (let i = 0; i < 5; i++) {
-    await call(listPath)
-    await call(`${listPath}&page=500`)
+  // The same queries through a store without the list cache: what every first request (and
+  // every request after a write) costs.
+  const uncached = createHandler({
+    cal: {
+      store: createCalStore(database, { listCache: false }),
+      tokens: [TOKEN],
+      timezone: 'UTC',
+      now: () => NOW,
+    },
+  })
+  const timed = async (h: typeof handler, path: string) => {
+    const t0 = performance.now()
+    const res = await h(new Request(`http://bench.local${path}`))
+    await res.text()
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`)
+    return performance.now() - t0
   }
+  const cases = [
+    ['page 1, no cache', uncached, listPath],
+    ['page 500, no cache', uncached, `${listPath}&page=500`],
+    ['page 1, cached', handler, listPath],
+    ['page 500, cached', handler, `${listPath}&page=500`],
+  ] as const
+  const timings: Record<string, number[]> = {}
+  for (let i = 0; i < 5; i++) for (const [, h, path] of cases) await timed(h, path)
   for (let i = 0; i < RUNS; i++) {
-    // Interleaved so drift affects both alike.
-    for (const [label, path] of [
-      ['page 1', listPath],
-      ['page 500', `${listPath}&page=500`],
-    ] as const) {
-      const t0 = performance.now()
-      const res = await call(path)
-      const ms = performance.now() - t0
-      if (res.status !== 200) throw new Error(`${label}: ${res.status}`)
-      timings[label]?.push(ms)
-    }
+    // Interleaved so drift affects every case alike.
+    for (const [label, h, path] of cases) (timings[label] ??= []).push(await timed(h, path))
   }
   const rows: Record<string, Record<string, number>> = {}
   for (const [label, list] of Object.entries(timings)) {
@@ -207,37 +220,44 @@ try {
 
   // Count requests still running: autocannon hangs up with requests queued on the pool, and
   // closing the database under them never returns (kysely-postgres-js), so drain first.
-  let inflight = 0
-  const server = createAdaptorServer({
-    fetch: async (request: Request) => {
-      inflight++
-      try {
-        return await handler(request)
-      } finally {
-        inflight--
-      }
-    },
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  try {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}${listPath}`,
-      connections: 64,
-      duration: 10,
+  for (const [label, h] of [
+    ['cached', handler],
+    ['no cache', uncached],
+  ] as const) {
+    let inflight = 0
+    const server = createAdaptorServer({
+      fetch: async (request: Request) => {
+        inflight++
+        try {
+          return await h(request)
+        } finally {
+          inflight--
+        }
+      },
     })
-    console.log('\nautocannon, 64 connections, 10 s, list page 1 over HTTP (@hono/node-server):')
-    console.table({
-      'requests/s (mean)': result.requests.average,
-      'latency p50 ms': result.latency.p50,
-      'latency p99 ms': result.latency.p99,
-      'non-2xx + errors': result.non2xx + result.errors + result.timeouts,
-    })
-  } finally {
-    // autocannon leaves keep-alive sockets open; drop them so close() returns.
-    ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
-    await new Promise((r) => server.close(r))
-    while (inflight > 0) await new Promise((r) => setTimeout(r, 50))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    try {
+      const result = await autocannon({
+        url: `http://127.0.0.1:${port}${listPath}`,
+        connections: 64,
+        duration: 10,
+      })
+      console.log(
+        `\nautocannon, 64 connections, 10 s, list page 1 over HTTP (@hono/node-server), ${label}:`,
+      )
+      console.table({
+        'requests/s (mean)': result.requests.average,
+        'latency p50 ms': result.latency.p50,
+        'latency p99 ms': result.latency.p99,
+        'non-2xx + errors': result.non2xx + result.errors + result.timeouts,
+      })
+    } finally {
+      // autocannon leaves keep-alive sockets open; drop them so close() returns.
+      ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
+      await new Promise((r) => server.close(r))
+      while (inflight > 0) await new Promise((r) => setTimeout(r, 50))
+    }
   }
 } finally {
   await database.close()

@@ -2,6 +2,7 @@ import type { Database } from '@kcore/db'
 import { sql } from 'kysely'
 import type { CalStore } from './cal-store.js'
 import { createEventRepository } from './event-repository.js'
+import type { ListCacheOptions } from './list-cache.js'
 import { migrateCalStore } from './migrate.js'
 import { createOrganizerRepository } from './organizer-repository.js'
 import type { CalDb, StoreContext } from './store-context.js'
@@ -12,6 +13,11 @@ import { createVenueRepository } from './venue-repository.js'
 export interface CalStoreOptions {
   /** Clock for `created`/`modified` stamps; default `() => new Date()`. */
   now?: () => Date
+  /**
+   * Event list pages kept per data revision (see {@link ListCacheOptions}); `false` turns the
+   * cache off. Any committed write, from any process or script, makes the next list read anew.
+   */
+  listCache?: ListCacheOptions | false
 }
 
 /**
@@ -31,7 +37,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
         ) as any`.execute(db)
       return !rows[0]?.any
     },
-    events: createEventRepository(ctx),
+    events: createEventRepository(ctx, options.listCache ?? {}),
     venues: createVenueRepository(ctx),
     organizers: createOrganizerRepository(ctx),
     categories: createTermRepository(ctx, 'cal_event_category'),

@@ -165,6 +165,8 @@ export async function createEventsInBulk(
         post_parent: p.input.post_parent ?? null,
         password_hash: p.passwordHash,
         venue_id: p.venue,
+        // Set up front so the relation inserts below leave the triggers nothing to rewrite.
+        term_ids: [...p.categories, ...p.tags].sort((a, b) => a - b),
       }))
       const inserted = await trx
         .insertInto('cal_event')

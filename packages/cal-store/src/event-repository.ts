@@ -4,13 +4,18 @@ import { createEventsInBulk } from './event-bulk.js'
 import { listEvents } from './event-list.js'
 import { EVENT_COLUMNS, toEvents } from './event-rows.js'
 import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
+import { createListCache, type ListCacheOptions } from './list-cache.js'
 import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
 import { inIdOrder, type StoreContext, validIds } from './store-context.js'
 
-/** The event repository over `ctx`. */
-export function createEventRepository(ctx: StoreContext): EventRepository {
+/** The event repository over `ctx`, its lists cached unless `listCache` is false. */
+export function createEventRepository(
+  ctx: StoreContext,
+  listCache: ListCacheOptions | false = false,
+): EventRepository {
   const { db } = ctx
+  const cache = listCache === false ? undefined : createListCache<CalEvent>(db, listCache)
 
   async function getMany(ids: readonly number[]): Promise<CalEvent[]> {
     const wanted = validIds(ids)
@@ -69,7 +74,10 @@ export function createEventRepository(ctx: StoreContext): EventRepository {
       return (await toEvents(db, rows))[0]
     },
     getMany,
-    list: (filter = {}) => listEvents(db, filter),
+    list: (filter = {}) =>
+      cache
+        ? cache.get(JSON.stringify(filter), () => listEvents(db, filter))
+        : listEvents(db, filter),
     async verifyPassword(id, password) {
       if (validIds([id]).length === 0) return false
       const row = await db

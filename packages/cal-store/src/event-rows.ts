@@ -3,8 +3,8 @@ import type { CalEvent, Cost } from './event.js'
 import type { EventTable } from './schema.js'
 import type { CalDb } from './store-context.js'
 
-/** An event row as read (every column but the generated `search_text`). */
-export type EventRow = Omit<Selectable<EventTable>, 'search_text'>
+/** An event row as read (every column but the derived `search_text` and `term_ids`). */
+export type EventRow = Omit<Selectable<EventTable>, 'search_text' | 'term_ids'>
 
 /** The columns of {@link EventRow}, for `select`. */
 export const EVENT_COLUMNS = [

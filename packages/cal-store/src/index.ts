@@ -29,6 +29,7 @@ export type {
   TermRef,
   VenueRef,
 } from './event.js'
+export type { ListCacheOptions } from './list-cache.js'
 export type {
   Organizer,
   OrganizerInput,

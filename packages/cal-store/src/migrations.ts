@@ -318,6 +318,127 @@ const searchText: Migration = {
   },
 }
 
+/**
+ * List filters that stay in one table. `term_ids` mirrors the event's `cal_event_term` rows
+ * (kept by statement triggers, so every write path and the cascade of a deleted term are
+ * covered) and carries a GIN index: a category or tag filter becomes `term_ids && array[...]`,
+ * which PostgreSQL combines with the other indexes in one bitmap instead of probing the
+ * relation table once per candidate event. An index on the duration bounds date-window scans
+ * (see `earliestPossibleStart`). Where `pg_trgm` is available (PostgreSQL contrib,
+ * loaded by `@kcore/db` in PGlite) a trigram index serves the search's `LIKE '%word%'`.
+ */
+const listIndexes: Migration = {
+  async up(db: AnyDb) {
+    await sql`alter table cal_event add column term_ids integer[] not null default '{}'`.execute(db)
+    await sql`update cal_event e set term_ids = t.ids
+      from (select event_id, array_agg(term_id order by term_id) as ids
+        from cal_event_term group by event_id) t
+      where t.event_id = e.id`.execute(db)
+    await sql`create index cal_event_term_ids_idx on cal_event using gin (term_ids)`.execute(db)
+    // The longest duration, read by every windowed list to bound its start-index scan.
+    await sql`create index cal_event_duration_idx on cal_event ((end_utc - start_utc))`.execute(db)
+    // Only rows whose array changes are written: the bulk path inserts events with their
+    // term_ids already set, so its relation inserts cost this trigger a read, not an update.
+    const refresh = (table: string) =>
+      sql.raw(`begin
+        execute $q$ update cal_event e set term_ids = t.ids
+          from (select a.event_id, coalesce(array_agg(et.term_id order by et.term_id)
+                filter (where et.term_id is not null), '{}') as ids
+              from (select distinct event_id from ${table}) a
+              left join cal_event_term et on et.event_id = a.event_id
+              group by a.event_id) t
+          where e.id = t.event_id and e.term_ids is distinct from t.ids $q$;
+        return null;
+      end`)
+    await sql`create function cal_event_term_ids_added() returns trigger
+      language plpgsql as $$ ${refresh('cal_added')} $$`.execute(db)
+    await sql`create function cal_event_term_ids_removed() returns trigger
+      language plpgsql as $$ ${refresh('cal_removed')} $$`.execute(db)
+    await sql`create trigger cal_event_term_ids_ins after insert on cal_event_term
+      referencing new table as cal_added for each statement
+      execute function cal_event_term_ids_added()`.execute(db)
+    await sql`create trigger cal_event_term_ids_del after delete on cal_event_term
+      referencing old table as cal_removed for each statement
+      execute function cal_event_term_ids_removed()`.execute(db)
+
+    // A database without contrib still migrates; search then scans instead of using the index.
+    await sql`do $$ begin
+        create extension if not exists pg_trgm;
+      exception when others then
+        raise notice 'pg_trgm is not available (%); event search runs without its index', sqlerrm;
+      end $$`.execute(db)
+    await sql`do $$ begin
+        if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+          create index cal_event_search_trgm_idx on cal_event using gin (search_text gin_trgm_ops);
+        end if;
+      end $$`.execute(db)
+  },
+  async down(db: AnyDb) {
+    // pg_trgm stays: other schemas in the database may use it.
+    await sql`drop index if exists cal_event_search_trgm_idx`.execute(db)
+    await sql`drop index cal_event_duration_idx`.execute(db)
+    await sql`drop trigger cal_event_term_ids_del on cal_event_term`.execute(db)
+    await sql`drop trigger cal_event_term_ids_ins on cal_event_term`.execute(db)
+    await sql`drop function cal_event_term_ids_removed()`.execute(db)
+    await sql`drop function cal_event_term_ids_added()`.execute(db)
+    await sql`alter table cal_event drop column term_ids`.execute(db)
+  },
+}
+
+/** Every table whose rows can change what a calendar list answers. */
+const CAL_TABLES = [
+  'cal_event',
+  'cal_event_term',
+  'cal_event_organizer',
+  'cal_term',
+  'cal_venue',
+  'cal_organizer',
+]
+
+/**
+ * A data revision for caches in any process: `cal_revision.n` goes up by one in every
+ * transaction that changes a calendar table, whatever wrote it (store, script, psql). Statement
+ * triggers mark the transaction in `cal_dirty`; a deferred constraint trigger on that mark does
+ * the bump at commit, so the revision row is the last lock a writer takes (no deadlock with the
+ * term-count locks) and is held only while it commits. The bump commits with the data, so a
+ * reader that reads the revision before its queries never sees data older than that revision.
+ */
+const revision: Migration = {
+  async up(db: AnyDb) {
+    await sql`create table cal_revision (
+        id boolean primary key default true check (id), n bigint not null)`.execute(db)
+    await sql`insert into cal_revision (n) values (0)`.execute(db)
+    await sql`create table cal_dirty (xid text primary key)`.execute(db)
+    await sql`create function cal_mark_dirty() returns trigger language plpgsql as $$
+      begin
+        insert into cal_dirty values (pg_current_xact_id()::text) on conflict do nothing;
+        return null;
+      end $$`.execute(db)
+    await sql`create function cal_bump_revision() returns trigger language plpgsql as $$
+      begin
+        update cal_revision set n = n + 1;
+        delete from cal_dirty where xid = new.xid;
+        return null;
+      end $$`.execute(db)
+    await sql`create constraint trigger cal_dirty_commit after insert on cal_dirty
+      deferrable initially deferred for each row execute function cal_bump_revision()`.execute(db)
+    for (const table of CAL_TABLES) {
+      await sql`create trigger ${sql.id(`${table}_dirty`)}
+        after insert or update or delete or truncate on ${sql.table(table)}
+        for each statement execute function cal_mark_dirty()`.execute(db)
+    }
+  },
+  async down(db: AnyDb) {
+    for (const table of CAL_TABLES) {
+      await sql`drop trigger ${sql.id(`${table}_dirty`)} on ${sql.table(table)}`.execute(db)
+    }
+    await sql`drop table cal_dirty`.execute(db)
+    await sql`drop table cal_revision`.execute(db)
+    await sql`drop function cal_bump_revision()`.execute(db)
+    await sql`drop function cal_mark_dirty()`.execute(db)
+  },
+}
+
 /** The migrations of `@cal/store`, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -325,6 +446,8 @@ export const migrations: Record<string, Migration> = {
   '0003_planned_triggers': plannedTriggers,
   '0004_slug_collation': slugCollation,
   '0005_event_search_text': searchText,
+  '0006_event_list_indexes': listIndexes,
+  '0007_revision': revision,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

@@ -86,6 +86,8 @@ export interface EventTable {
   venue_id: number | null
   /** Generated: lower(title + description + excerpt), newline-separated, for search. */
   search_text: Generated<string>
+  /** The event's category and tag ids, ascending; mirrors `cal_event_term` (triggers). */
+  term_ids: Generated<number[]>
 }
 
 /** `cal_event_organizer`: event ↔ organizer, ordered by `position`. */
@@ -101,8 +103,15 @@ export interface EventTermTable {
   term_id: number
 }
 
+/** `cal_revision`: one row, bumped by every transaction that changes a calendar table. */
+export interface RevisionTable {
+  id: Generated<boolean>
+  n: number
+}
+
 /** The tables of `@cal/store`, as Kysely sees them. */
 export interface CalSchema {
+  cal_revision: RevisionTable
   cal_venue: VenueTable
   cal_organizer: OrganizerTable
   cal_term: TermTable

@@ -489,7 +489,7 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
     expect((await store.categories.get(jazz.id))?.parent).toBe(0)
   })
 
-  it('keeps stored term counts equal to a recount through every kind of write', async () => {
+  it('keeps stored term counts and term_ids equal to a recount through every kind of write', async () => {
     const rnd = prng(99)
     const cats = await Promise.all(
       ['A', 'B', 'C', 'D'].map((name) => store.categories.create({ name })),
@@ -504,6 +504,14 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
           where et.term_id = t.id and e.status = 'publish')::int as actual
         from cal_term t order by t.id`.execute(database.db)
       return rows
+    }
+    /** Events whose mirrored term_ids differ from their cal_event_term rows. */
+    const mirrorDrift = async () => {
+      const { rows } = await sql<{ id: number }>`
+        select e.id from cal_event e
+        where e.term_ids is distinct from coalesce((select array_agg(term_id order by term_id)
+          from cal_event_term et where et.event_id = e.id), '{}')`.execute(database.db)
+      return rows.map((r) => r.id)
     }
     for (let i = 0; i < 60; i++) {
       const op = rnd.int(0, 5)
@@ -549,12 +557,17 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
     }
     for (const r of await recount()) expect(r.stored, `term ${r.id}`).toBe(r.actual)
     expect((await recount()).some((r) => r.actual > 0)).toBe(true)
+    expect(await mirrorDrift()).toEqual([])
+    const { rows: mirrored } = await sql<{ n: number }>`
+      select count(*)::int as n from cal_event where cardinality(term_ids) > 0`.execute(database.db)
+    expect(mirrored[0]?.n).toBeGreaterThan(0)
     // Deleting events outright (not something the store does, but a script might).
     await sql`delete from cal_event where id in (select id from cal_event order by id limit 10)`.execute(
       database.db,
     )
     await store.categories.delete(cats[0]?.id as number)
     for (const r of await recount()) expect(r.stored, `term ${r.id}`).toBe(r.actual)
+    expect(await mirrorDrift()).toEqual([])
     const listed = await store.categories.list({ hide_empty: false })
     for (const term of listed.items) {
       const r = (await recount()).find((x) => x.id === term.id)
@@ -600,7 +613,15 @@ describe.each(testDatabases())('cal store migrations on $name', ({ open }) => {
         '0003_planned_triggers',
         '0004_slug_collation',
         '0005_event_search_text',
+        '0006_event_list_indexes',
+        '0007_revision',
       ])
+      // pg_trgm is there on both engines (PGlite bundles it), so search has its index.
+      const { rows: indexes } = await sql<{ indexname: string }>`
+        select indexname from pg_indexes where tablename = 'cal_event'`.execute(database.db)
+      expect(indexes.map((r) => r.indexname)).toEqual(
+        expect.arrayContaining(['cal_event_search_trgm_idx', 'cal_event_term_ids_idx']),
+      )
       expect(await a.isEmpty()).toBe(true)
     } finally {
       await database.close()

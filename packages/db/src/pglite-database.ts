@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import type { Database, LockResult } from './database.js'
@@ -9,10 +10,12 @@ const INT8_OID = 20
 /**
  * Opens an embedded PGlite database, persisted in `dataDir` or in memory. PGlite has a single
  * connection, so locks are in-process: every handler sharing this object shares its locks.
+ * `pg_trgm` is bundled so migrations written for PostgreSQL (with contrib) run unchanged.
  */
 export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    extensions: { pg_trgm },
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
   })
   const db = new Kysely({ dialect: new PGliteDialect(pglite) })
