@@ -43,7 +43,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const apis: Api[] = []
   if (options.kcore) apis.push(createKcoreApi(options.kcore))
   if (options.cal) apis.push(createCalApi(options.cal))
-  const mounted = apis.map((api) => ({ api, fetch: mountApi(api) }))
+  const mounted = apis.map((api) => ({ api, fetch: mountApi(api, options.onError) }))
   const corsPair = options.corsOrigins?.length
     ? cors({
         origin: options.corsOrigins,
@@ -70,10 +70,7 @@ export function createHandler(options: HandlerOptions): Handler {
         )
       }
       if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
-      const response = await target.fetch(request)
-      if (response.status >= 500)
-        options.onError?.(new Error(`${request.method} ${path} answered ${response.status}`))
-      return response
+      return await target.fetch(request)
     } catch (error) {
       if (!(error instanceof HttpError)) options.onError?.(error)
       return errorResponse(error, style)

@@ -31,9 +31,18 @@ const api: Api = {
       body: z.object({ name: z.string() }),
       handle: ({ body }) => jsonResponse(body, 201),
     }),
+    route({
+      method: 'GET',
+      path: '/broken',
+      summary: 'fails',
+      handle: () => {
+        throw new Error('connection refused (db)')
+      },
+    }),
   ],
 }
-const fetch = mountApi(api)
+const errors: unknown[] = []
+const fetch = mountApi(api, (error) => errors.push(error))
 const call = (path: string, init?: RequestInit) => fetch(new Request(`http://x${path}`, init))
 
 describe('mountApi', () => {
@@ -87,6 +96,20 @@ describe('mountApi', () => {
       duplex: 'half',
     } as RequestInit)
     expect(res.status).toBe(413)
+  })
+
+  it('answers an unexpected error with an opaque 500 and hands the error to onError', async () => {
+    errors.length = 0
+    const res = await call('/t/broken')
+    expect(res.status).toBe(500)
+    const body = await res.text()
+    expect(JSON.parse(body)).toMatchObject({ error: 'internal_error', status: 500 })
+    expect(body).not.toContain('connection refused')
+    expect(errors.map((e) => (e as Error).message)).toEqual(['connection refused (db)'])
+    // Client errors are answers, not failures: nothing is reported for them.
+    await call('/t/items/abc')
+    await call('/t/nowhere')
+    expect(errors).toHaveLength(1)
   })
 
   it('documents every route in OpenAPI 3.1 from the same schemas', () => {
