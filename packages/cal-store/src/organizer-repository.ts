@@ -12,6 +12,7 @@ import {
   type CalDb,
   emptyList,
   inIdOrder,
+  lockUntilCommit,
   pageOf,
   type StoreContext,
   textOrNull,
@@ -70,6 +71,8 @@ export async function findOrInsertOrganizer(
 ): Promise<number> {
   rejectNul(input)
   const name = requireName('organizer', input.name, 'an organizer')
+  // Concurrent event writes naming the same new organizer would each insert one otherwise.
+  await lockUntilCommit(trx, `cal:name:cal_organizer:${name.toLowerCase()}`)
   const existing = await trx
     .selectFrom('cal_organizer')
     .select('id')

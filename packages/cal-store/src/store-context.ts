@@ -31,13 +31,27 @@ export function emptyList<T>(): ListResult<T> {
   return { items: [], total: 0 }
 }
 
+/**
+ * Waits for, then holds until the end of the open transaction `db`, the lock named `key`: a
+ * transaction-scoped advisory lock, so writers in every process sharing the database queue on
+ * it. Check-then-insert code takes it before the check; the check then sees what the previous
+ * holder committed.
+ */
+export async function lockUntilCommit(db: CalDb, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db)
+}
+
 /** The slugged tables. */
 export type SluggedTable = 'cal_event' | 'cal_venue' | 'cal_organizer' | 'cal_term'
 
 /**
  * The first free slug `base`, `base-2`, … in `table` (within `taxonomy` for terms), ignoring the
  * row `excludeId` (its own slug on update). `base` must already be a slug (`[a-z0-9-]`).
- * Races with concurrent writers are settled by the unique index: callers retry on violation.
+ * Call it inside the writing transaction: writers of the same base queue on a transaction-scoped
+ * advisory lock (every process sharing the database), so each one sees the slug the previous
+ * one committed. Without it, N concurrent writers all pick the same free slug and all but one
+ * retry, N rounds in all, more than the retry budget. Rarer clashes (a given slug `base-2`
+ * against the base `base`) are settled by the unique index: callers retry on violation.
  */
 export async function allocateSlug(
   db: CalDb,
@@ -45,6 +59,7 @@ export async function allocateSlug(
   base: string,
   options: { taxonomy?: string; excludeId?: number } = {},
 ): Promise<string> {
+  await lockUntilCommit(db, `cal:slug:${table}:${options.taxonomy ?? ''}:${base}`)
   let q = db
     .selectFrom(table)
     .select('slug')

@@ -11,6 +11,7 @@ import {
   type CalDb,
   emptyList,
   inIdOrder,
+  lockUntilCommit,
   pageOf,
   type StoreContext,
   textOrNull,
@@ -96,6 +97,8 @@ export async function insertVenue(trx: CalDb, now: Date, input: VenueInput): Pro
 export async function findOrInsertVenue(trx: CalDb, now: Date, input: VenueInput): Promise<number> {
   rejectNul(input)
   const name = requireName('venue', input.name, 'a venue')
+  // Concurrent event writes naming the same new venue would each insert one otherwise.
+  await lockUntilCommit(trx, `cal:name:cal_venue:${name.toLowerCase()}`)
   const existing = await trx
     .selectFrom('cal_venue')
     .select('id')
