@@ -3,30 +3,54 @@ import { createApp } from './app.js'
 import type { Config } from './config.js'
 import { createLogger } from './logger.js'
 
+/** How long a shutdown waits for requests still running before it closes the database. */
+export const SHUTDOWN_GRACE_MS = 10_000
+
 /**
- * Serves both APIs on Node until SIGTERM/SIGINT, then finishes in-flight requests, stops the
- * scheduler and closes the database. Resolves once shut down.
+ * Serves both APIs on Node until SIGTERM/SIGINT, then stops accepting, lets the requests still
+ * running finish (up to {@link SHUTDOWN_GRACE_MS}), stops the scheduler and closes the
+ * database. A request keeps running after its client hangs up, so waiting for the sockets alone
+ * would close the database under it. Resolves once shut down.
  */
 export async function runServer(config: Config): Promise<void> {
   const log = createLogger(config.logLevel)
   const app = await createApp(config, log)
-  const server = serve({ fetch: app.handler, port: config.port, hostname: config.host }, (info) =>
+  const running = new Set<Promise<Response>>()
+  const fetch = (request: Request) => {
+    const response = app.handler(request)
+    running.add(response)
+    const done = () => running.delete(response)
+    response.then(done, done)
+    return response
+  }
+  const server = serve({ fetch, port: config.port, hostname: config.host }, (info) =>
     log.info('listening', {
       url: `http://${config.host}:${info.port}`,
       dialect: app.database.dialect,
     }),
   )
   await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      log.info('shutting down', { signal })
-      server.close(() => {
-        app.close().then(resolve, (error) => {
-          log.error('shutdown failed', { error: String(error) })
-          resolve()
-        })
+    const stop = async (signal: string) => {
+      log.info('shutting down', { signal, running: running.size })
+      server.close()
+      let timer: NodeJS.Timeout | undefined
+      const grace = new Promise<'timeout'>((r) => {
+        timer = setTimeout(() => r('timeout'), SHUTDOWN_GRACE_MS)
       })
+      if ((await Promise.race([Promise.allSettled([...running]), grace])) === 'timeout') {
+        log.warn('closing with requests still running', { running: running.size })
+      }
+      clearTimeout(timer)
+      // Keep-alive sockets with nothing in flight would hold the process open.
+      ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+      try {
+        await app.close()
+      } catch (error) {
+        log.error('shutdown failed', { error: String(error) })
+      }
+      resolve()
     }
-    process.once('SIGTERM', () => stop('SIGTERM'))
-    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => void stop('SIGTERM'))
+    process.once('SIGINT', () => void stop('SIGINT'))
   })
 }
