@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = `${root}packages/cli/dist/bin.js`
 const caida = fileURLToPath(new URL('../../shared/data/caida/', import.meta.url))
 const seconds = Number(process.env.LOAD_SECONDS ?? 60)
+const WARM_UP_SECONDS = Number(process.env.LOAD_WARM_UP_SECONDS ?? 20)
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const port = 18_000 + Math.floor(Math.random() * 1000)
 const token = 'bench-token'
@@ -46,7 +47,14 @@ try {
     stdio: 'inherit',
   })
 
-  server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  // LOAD_SERVER_HEAP_MB caps the server's V8 old space: a leak then ends in an out-of-memory
+  // crash instead of a slowly growing resident size.
+  const heapCap = process.env.LOAD_SERVER_HEAP_MB
+  const nodeFlags = heapCap ? [`--max-old-space-size=${heapCap}`] : []
+  server = spawn(process.execPath, [...nodeFlags, bin, 'serve'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; ; i++) {
     if (i > 200) throw new Error('server did not start')
@@ -101,9 +109,14 @@ try {
   ] as autocannon.Request[]
   const run = (duration: number) => autocannon({ url: base, connections: 64, duration, requests })
 
-  await run(5) // warm-up: JIT, connection pool, caches
+  // Warm-up under the same load: JIT, connection pool, caches, and V8 growing its heap to
+  // the size this load needs (what a leak check must not count).
+  await run(WARM_UP_SECONDS)
   const before = rss()
-  const result = await run(seconds)
+  // Sampled through the run: a leak climbs steadily, a settled heap moves about one level.
+  const samples: number[] = []
+  const sampler = setInterval(() => samples.push(Math.round(rss())), 10_000)
+  const result = await Promise.resolve(run(seconds)).finally(() => clearInterval(sampler))
   const after = rss()
   const errors = result.errors + result.timeouts + result.non2xx
   const growth = ((after - before) / before) * 100
@@ -116,6 +129,7 @@ try {
     'errors (incl. non-2xx, timeouts)': errors,
     'RSS after warm-up MiB': Math.round(before),
     'RSS after run MiB': Math.round(after),
+    'RSS every 10 s MiB': samples.join(' '),
     'RSS growth %': Math.round(growth * 10) / 10,
   })
   console.log(errors === 0 ? 'OK: no errors' : 'FAIL: errors seen')
