@@ -41,8 +41,23 @@ export async function lockUntilCommit(db: CalDb, key: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db)
 }
 
+/**
+ * {@link lockUntilCommit} on every key of `keys`, one at a time in sorted order. A write that
+ * needs several locks takes them all this way up front: two writers naming the same records in
+ * opposite orders then queue instead of each holding the lock the other waits for (deadlock).
+ * Taking a held lock again later in the transaction returns at once.
+ */
+export async function lockAllUntilCommit(db: CalDb, keys: Iterable<string>): Promise<void> {
+  for (const key of [...new Set(keys)].sort()) await lockUntilCommit(db, key)
+}
+
 /** The slugged tables. */
 export type SluggedTable = 'cal_event' | 'cal_venue' | 'cal_organizer' | 'cal_term'
+
+/** The lock {@link allocateSlug} takes for `base` in `table` (within `taxonomy` for terms). */
+export function slugLockKey(table: SluggedTable, base: string, taxonomy = ''): string {
+  return `cal:slug:${table}:${taxonomy}:${base}`
+}
 
 /**
  * The first free slug `base`, `base-2`, … in `table` (within `taxonomy` for terms), ignoring the
@@ -59,7 +74,7 @@ export async function allocateSlug(
   base: string,
   options: { taxonomy?: string; excludeId?: number } = {},
 ): Promise<string> {
-  await lockUntilCommit(db, `cal:slug:${table}:${options.taxonomy ?? ''}:${base}`)
+  await lockUntilCommit(db, slugLockKey(table, base, options.taxonomy))
   let q = db
     .selectFrom(table)
     .select('slug')

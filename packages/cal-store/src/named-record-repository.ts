@@ -1,0 +1,340 @@
+import type {
+  ExpressionBuilder,
+  Insertable,
+  Selectable,
+  SelectQueryBuilder,
+  Updateable,
+} from 'kysely'
+import { sql } from 'kysely'
+import { CalInTrashError, CalNotFoundError } from './errors.js'
+import { checkAuthor, rejectNul, requireName } from './input-guard.js'
+import type { ListResult, Page } from './page.js'
+import type { CalSchema, EventTable, OrganizerTable, VenueTable } from './schema.js'
+import { containsPattern, searchWords } from './search-words.js'
+import { slugify } from './slug.js'
+import type { PostStatus } from './status.js'
+import {
+  allocateSlug,
+  type CalDb,
+  emptyList,
+  inIdOrder,
+  lockAllUntilCommit,
+  pageOf,
+  type StoreContext,
+  slugLockKey,
+  textOrNull,
+  validIds,
+} from './store-context.js'
+import { retryOnUniqueViolation } from './unique-violation.js'
+
+/** Tables of records with a name, a slug, a status and an author: venues and organizers. */
+export type NamedTable = 'cal_venue' | 'cal_organizer'
+
+/** A stored row of `T`: the record itself (venues and organizers are their rows). */
+type Row<T extends NamedTable> = Selectable<CalSchema[T]>
+
+/** A stored row of either table, as the shared queries see it. */
+type AnyRow = Selectable<VenueTable> | Selectable<OrganizerTable>
+
+/** Column changes of an update of either table. */
+type NamedChanges = Updateable<VenueTable & OrganizerTable>
+
+/** The listed row, aliased `v` in list queries (every column of either table). */
+type ListedRow = Selectable<VenueTable> & Selectable<OrganizerTable>
+
+/** The optional (nullable) text columns of either table. */
+type TextColumn = {
+  [K in keyof ListedRow]: ListedRow[K] extends string | null
+    ? null extends ListedRow[K]
+      ? K
+      : never
+    : never
+}[keyof ListedRow]
+
+/** What every create input of a named record has. */
+export interface NamedInput {
+  name: string
+  slug?: string | null
+  status?: PostStatus
+  author?: number
+  created?: Date
+}
+
+/** What every partial update of a named record has. */
+export type NamedPatch = { [K in keyof Omit<NamedInput, 'created'>]?: NamedInput[K] | null }
+
+/** What every list filter of a named record has. */
+export interface NamedListFilter extends Page {
+  search?: string
+  event?: number
+  has_events?: boolean
+  upcoming_after?: Date
+  status?: PostStatus[]
+  include?: number[]
+}
+
+/** Where venues and organizers differ; the rest of their repositories is the same code. */
+export interface NamedRecordSpec<T extends NamedTable, I extends NamedInput, P extends NamedPatch> {
+  table: T
+  kind: 'venue' | 'organizer'
+  /** How a validation message names one: `a venue`. */
+  what: string
+  /** Optional text columns: `''` is stored as `null`. */
+  textFields: readonly (TextColumn & keyof I)[]
+  /** Columns every `search` word is matched against (ILIKE, any of them). */
+  searched: readonly ('name' | TextColumn)[]
+  /** Checks and values of the table's own other columns, on create. */
+  insertValues?(input: I): Partial<Insertable<CalSchema[T]>>
+  /** Checks and changes of the table's own other columns, on update. */
+  patchChanges?(patch: P, changes: NamedChanges): void
+  /** Ids of the records event `event` names (list filter `event`). */
+  ofEvent(
+    db: CalDb,
+    event: number,
+  ): SelectQueryBuilder<CalSchema, keyof CalSchema, Record<string, number | null>>
+  /** Events (any status, as `e`, selecting `e.id`) naming the listed record `v`. */
+  eventsOf(
+    eb: ExpressionBuilder<CalSchema & { v: ListedRow }, 'v'>,
+  ): SelectQueryBuilder<CalSchema & { e: EventTable }, 'e', { id: number }>
+}
+
+/**
+ * The locks {@link findOrInsertNamed} takes for `input`: its name, and the slug a new record
+ * would take (inserting takes that one; holding it first keeps one order). None for a name
+ * that fails validation, which the write then rejects.
+ */
+function nameLockKeys(spec: { table: NamedTable; kind: string }, input: NamedInput): string[] {
+  const name = typeof input.name === 'string' ? input.name.trim() : ''
+  if (name === '') return []
+  return [
+    `cal:name:${spec.table}:${name.toLowerCase()}`,
+    slugLockKey(spec.table, slugify(input.slug || name, spec.kind)),
+  ]
+}
+
+/**
+ * Takes, in one global order, the locks of every `inputs` record {@link findOrInsertNamed}
+ * will resolve: call it before resolving several in one transaction.
+ */
+export async function lockNames<T extends NamedTable, I extends NamedInput, P extends NamedPatch>(
+  trx: CalDb,
+  spec: NamedRecordSpec<T, I, P>,
+  inputs: readonly I[],
+): Promise<void> {
+  await lockAllUntilCommit(trx, inputs.flatMap((input) => nameLockKeys(spec, input)))
+}
+
+/** Creates a record inside the open transaction `trx`. */
+export async function insertNamed<T extends NamedTable, I extends NamedInput, P extends NamedPatch>(
+  trx: CalDb,
+  now: Date,
+  spec: NamedRecordSpec<T, I, P>,
+  input: I,
+): Promise<Row<T>> {
+  return (await insertRow(trx, now, spec, input)) as Row<T>
+}
+
+async function insertRow<T extends NamedTable, I extends NamedInput, P extends NamedPatch>(
+  trx: CalDb,
+  now: Date,
+  spec: NamedRecordSpec<T, I, P>,
+  input: I,
+): Promise<AnyRow> {
+  const table: NamedTable = spec.table
+  rejectNul(input)
+  const name = requireName(spec.kind, input.name, spec.what)
+  const own = spec.insertValues?.(input)
+  const base = slugify(input.slug || name, spec.kind)
+  const row = await retryOnUniqueViolation(
+    trx,
+    (c) => c.includes('slug'),
+    async () => {
+      const slug = await allocateSlug(trx, table, base)
+      return trx
+        .insertInto(table)
+        .values({
+          author: checkAuthor(input.author),
+          status: input.status ?? 'publish',
+          created: input.created ?? now,
+          modified: input.created ?? now,
+          name,
+          slug,
+          ...own,
+          ...Object.fromEntries(
+            spec.textFields.map((f) => [f, textOrNull(input[f] as string | null | undefined)]),
+          ),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    },
+  )
+  // `returningAll` on either table: Kysely types only the columns the two tables share.
+  return row as AnyRow
+}
+
+/**
+ * The record named like `input` (case-insensitive, not trashed, lowest id) or a new one made
+ * from `input`: how inline venue and organizer objects on event writes resolve.
+ */
+export async function findOrInsertNamed<
+  T extends NamedTable,
+  I extends NamedInput,
+  P extends NamedPatch,
+>(trx: CalDb, now: Date, spec: NamedRecordSpec<T, I, P>, input: I): Promise<number> {
+  rejectNul(input)
+  const name = requireName(spec.kind, input.name, spec.what)
+  // Concurrent event writes naming the same new record would each insert one otherwise.
+  await lockNames(trx, spec, [input])
+  const existing = await trx
+    .selectFrom(spec.table as NamedTable)
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+    .where('status', '<>', 'trash')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst()
+  return existing ? existing.id : (await insertRow(trx, now, spec, input)).id
+}
+
+/** The repository of `spec`'s records over `ctx`. */
+export function createNamedRecordRepository<
+  T extends NamedTable,
+  I extends NamedInput,
+  P extends NamedPatch,
+  F extends NamedListFilter,
+>(ctx: StoreContext, spec: NamedRecordSpec<T, I, P>) {
+  const { db } = ctx
+  const { table, kind } = spec as { table: NamedTable; kind: NamedRecordSpec<T, I, P>['kind'] }
+  const asRecord = (row: AnyRow) => row as Row<T>
+
+  async function get(id: number): Promise<Row<T> | undefined> {
+    if (validIds([id]).length === 0) return undefined
+    const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst()
+    return row && asRecord(row)
+  }
+
+  async function getMany(ids: readonly number[]): Promise<Row<T>[]> {
+    const wanted = validIds(ids)
+    if (wanted.length === 0) return []
+    const rows = await db.selectFrom(table).selectAll().where('id', 'in', wanted).execute()
+    return inIdOrder(ids, rows).map(asRecord)
+  }
+
+  async function update(id: number, patch: P): Promise<Row<T>> {
+    rejectNul(patch)
+    if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
+    return db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom(table)
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!current) throw new CalNotFoundError(kind, id)
+      const changes: NamedChanges = { modified: ctx.now() }
+      if (patch.name !== undefined) changes.name = requireName(kind, patch.name, spec.what)
+      if (patch.status !== undefined && patch.status !== null) changes.status = patch.status
+      if (patch.author !== undefined) changes.author = checkAuthor(patch.author)
+      spec.patchChanges?.(patch, changes)
+      for (const f of spec.textFields) {
+        const value = (patch as Partial<Record<TextColumn, string | null>>)[f]
+        if (value !== undefined) changes[f] = textOrNull(value)
+      }
+      const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
+      const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
+      const row = await retryOnUniqueViolation(
+        trx,
+        (c) => c.includes('slug'),
+        async () => {
+          if (base !== undefined && base !== current.slug) {
+            changes.slug = await allocateSlug(trx, table, base, { excludeId: id })
+          }
+          return trx
+            .updateTable(table)
+            .set(changes)
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow()
+        },
+      )
+      return asRecord(row)
+    })
+  }
+
+  async function list(filter: F = {} as F): Promise<ListResult<Row<T>>> {
+    rejectNul(filter)
+    const statuses = filter.status ?? ['publish']
+    if (statuses.length === 0) return emptyList()
+    let q = db
+      .selectFrom(sql<ListedRow>`${sql.table(table)}`.as('v'))
+      .where('v.status', 'in', statuses)
+    for (const word of searchWords(filter.search)) {
+      const pattern = containsPattern(word)
+      q = q.where((eb) => eb.or(spec.searched.map((f) => eb(`v.${f}`, 'ilike', pattern))))
+    }
+    if (filter.include) {
+      const ids = validIds(filter.include, 'include')
+      if (ids.length === 0) return emptyList()
+      q = q.where('v.id', 'in', ids)
+    }
+    if (filter.event !== undefined) {
+      const event = filter.event
+      if (validIds([event]).length === 0) return emptyList()
+      q = q.where('v.id', 'in', spec.ofEvent(db, event))
+    }
+    if (filter.has_events !== undefined) {
+      const has = filter.has_events
+      q = q.where((eb) => {
+        const sub = eb.exists(spec.eventsOf(eb).where('e.status', '=', 'publish'))
+        return has ? sub : eb.not(sub)
+      })
+    }
+    if (filter.upcoming_after !== undefined) {
+      const after = filter.upcoming_after
+      q = q.where((eb) =>
+        eb.exists(
+          spec.eventsOf(eb).where('e.status', '=', 'publish').where('e.end_utc', '>', after),
+        ),
+      )
+    }
+    const { limit, offset } = pageOf(filter)
+    const [count, rows] = await Promise.all([
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q
+        .selectAll('v')
+        .orderBy((eb) => eb.fn('lower', ['v.name']))
+        .orderBy('v.id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    ])
+    return { items: rows.map(asRecord), total: Number(count.n) }
+  }
+
+  return {
+    create: (input: I) =>
+      db.transaction().execute((trx) => insertNamed(trx, ctx.now(), spec, input)),
+    update,
+    async trash(id: number): Promise<Row<T>> {
+      if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
+      const row = await db
+        .updateTable(table)
+        .set({ status: 'trash', modified: ctx.now() })
+        .where('id', '=', id)
+        .where('status', '<>', 'trash')
+        .returningAll()
+        .executeTakeFirst()
+      if (row) return asRecord(row)
+      if (await get(id)) throw new CalInTrashError(kind, id)
+      throw new CalNotFoundError(kind, id)
+    },
+    get,
+    async getBySlug(slug: string): Promise<Row<T> | undefined> {
+      if (slug.includes('\u0000')) return undefined
+      const row = await db.selectFrom(table).selectAll().where('slug', '=', slug).executeTakeFirst()
+      return row && asRecord(row)
+    },
+    getMany,
+    list,
+  }
+}
