@@ -4,7 +4,7 @@ import { CalNotFoundError, CalUnknownReferenceError, CalValidationError } from '
 import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
-import { findOrInsertOrganizer } from './organizer-repository.js'
+import { findOrInsertOrganizer, lockOrganizerNames } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
@@ -83,6 +83,8 @@ async function resolveOrganizers(
   now: Date,
   refs: readonly OrganizerRef[],
 ): Promise<number[]> {
+  // All name locks first, in one order: writers naming [A, B] and [B, A] would deadlock.
+  await lockOrganizerNames(trx, refs.filter((ref) => typeof ref !== 'number'))
   const ids: number[] = []
   for (const ref of refs) {
     if (typeof ref === 'number') {

@@ -15,8 +15,10 @@ import {
   checkListLength,
   emptyList,
   inIdOrder,
+  lockAllUntilCommit,
   pageOf,
   type StoreContext,
+  slugLockKey,
   textOrNull,
   validIds,
 } from './store-context.js'
@@ -110,6 +112,11 @@ async function checkParent(
   return parent
 }
 
+/** The slug a new term of `taxonomy` starts from. */
+function termSlugBase(taxonomy: Taxonomy, slugOrName: string): string {
+  return slugify(slugOrName, taxonomy === 'cal_event_tag' ? 'tag' : 'category')
+}
+
 /** Creates a term inside the open transaction `trx`. */
 export async function insertTerm(
   trx: CalDb,
@@ -121,7 +128,7 @@ export async function insertTerm(
   const parent = await checkParent(trx, taxonomy, input.parent)
   const existing = await siblingNamed(trx, taxonomy, parent, name)
   if (existing !== undefined) throw new CalTermExistsError(name, existing)
-  const base = slugify(input.slug || name, taxonomy === 'cal_event_tag' ? 'tag' : 'category')
+  const base = termSlugBase(taxonomy, input.slug || name)
   try {
     return await retryOnUniqueViolation(
       trx,
@@ -172,6 +179,16 @@ export async function resolveTermRefs(
     const missing = numbers.find((n) => !known.has(n))
     if (missing !== undefined) throw new CalUnknownReferenceError(field, missing)
   }
+  // Inserting takes the slug lock of each new name; taking them all first, in one order, keeps
+  // writers naming [A, B] and [B, A] from deadlocking.
+  await lockAllUntilCommit(
+    trx,
+    refs.flatMap((ref) =>
+      typeof ref === 'string' && ref.trim() !== ''
+        ? [slugLockKey('cal_term', termSlugBase(taxonomy, ref.trim()), taxonomy)]
+        : [],
+    ),
+  )
   for (const ref of refs) {
     if (typeof ref === 'number') {
       ids.push(ref)
