@@ -84,7 +84,10 @@ async function resolveOrganizers(
   refs: readonly OrganizerRef[],
 ): Promise<number[]> {
   // All name locks first, in one order: writers naming [A, B] and [B, A] would deadlock.
-  await lockOrganizerNames(trx, refs.filter((ref) => typeof ref !== 'number'))
+  await lockOrganizerNames(
+    trx,
+    refs.filter((ref) => typeof ref !== 'number'),
+  )
   const ids: number[] = []
   for (const ref of refs) {
     if (typeof ref === 'number') {

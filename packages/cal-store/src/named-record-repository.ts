@@ -121,7 +121,10 @@ export async function lockNames<T extends NamedTable, I extends NamedInput, P ex
   spec: NamedRecordSpec<T, I, P>,
   inputs: readonly I[],
 ): Promise<void> {
-  await lockAllUntilCommit(trx, inputs.flatMap((input) => nameLockKeys(spec, input)))
+  await lockAllUntilCommit(
+    trx,
+    inputs.flatMap((input) => nameLockKeys(spec, input)),
+  )
 }
 
 /** Creates a record inside the open transaction `trx`. */
