@@ -8,11 +8,11 @@ import type {
 import { sql } from 'kysely'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { checkAuthor, rejectNul, requireName } from './input-guard.js'
-import type { ListResult, Page } from './page.js'
+import type { NamedRecordInput, NamedRecordListFilter, PatchOf } from './named-record.js'
+import type { ListResult } from './page.js'
 import type { CalSchema, EventTable, OrganizerTable, VenueTable } from './schema.js'
 import { containsPattern, searchWords } from './search-words.js'
 import { slugify } from './slug.js'
-import type { PostStatus } from './status.js'
 import {
   allocateSlug,
   type CalDb,
@@ -51,30 +51,12 @@ type TextColumn = {
     : never
 }[keyof ListedRow]
 
-/** What every create input of a named record has. */
-export interface NamedInput {
-  name: string
-  slug?: string | null
-  status?: PostStatus
-  author?: number
-  created?: Date
-}
-
-/** What every partial update of a named record has. */
-export type NamedPatch = { [K in keyof Omit<NamedInput, 'created'>]?: NamedInput[K] | null }
-
-/** What every list filter of a named record has. */
-export interface NamedListFilter extends Page {
-  search?: string
-  event?: number
-  has_events?: boolean
-  upcoming_after?: Date
-  status?: PostStatus[]
-  include?: number[]
-}
-
 /** Where venues and organizers differ; the rest of their repositories is the same code. */
-export interface NamedRecordSpec<T extends NamedTable, I extends NamedInput, P extends NamedPatch> {
+export interface NamedRecordSpec<
+  T extends NamedTable,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+> {
   table: T
   kind: 'venue' | 'organizer'
   /** How a validation message names one: `a venue`. */
@@ -103,7 +85,10 @@ export interface NamedRecordSpec<T extends NamedTable, I extends NamedInput, P e
  * would take (inserting takes that one; holding it first keeps one order). None for a name
  * that fails validation, which the write then rejects.
  */
-function nameLockKeys(spec: { table: NamedTable; kind: string }, input: NamedInput): string[] {
+function nameLockKeys(
+  spec: { table: NamedTable; kind: string },
+  input: NamedRecordInput,
+): string[] {
   const name = typeof input.name === 'string' ? input.name.trim() : ''
   if (name === '') return []
   return [
@@ -116,11 +101,11 @@ function nameLockKeys(spec: { table: NamedTable; kind: string }, input: NamedInp
  * Takes, in one global order, the locks of every `inputs` record {@link findOrInsertNamed}
  * will resolve: call it before resolving several in one transaction.
  */
-export async function lockNames<T extends NamedTable, I extends NamedInput, P extends NamedPatch>(
-  trx: CalDb,
-  spec: NamedRecordSpec<T, I, P>,
-  inputs: readonly I[],
-): Promise<void> {
+export async function lockNames<
+  T extends NamedTable,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+>(trx: CalDb, spec: NamedRecordSpec<T, I, P>, inputs: readonly I[]): Promise<void> {
   await lockAllUntilCommit(
     trx,
     inputs.flatMap((input) => nameLockKeys(spec, input)),
@@ -128,16 +113,15 @@ export async function lockNames<T extends NamedTable, I extends NamedInput, P ex
 }
 
 /** Creates a record inside the open transaction `trx`. */
-export async function insertNamed<T extends NamedTable, I extends NamedInput, P extends NamedPatch>(
-  trx: CalDb,
-  now: Date,
-  spec: NamedRecordSpec<T, I, P>,
-  input: I,
-): Promise<Row<T>> {
+export async function insertNamed<
+  T extends NamedTable,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+>(trx: CalDb, now: Date, spec: NamedRecordSpec<T, I, P>, input: I): Promise<Row<T>> {
   return (await insertRow(trx, now, spec, input)) as Row<T>
 }
 
-async function insertRow<T extends NamedTable, I extends NamedInput, P extends NamedPatch>(
+async function insertRow<T extends NamedTable, I extends NamedRecordInput, P extends PatchOf<I>>(
   trx: CalDb,
   now: Date,
   spec: NamedRecordSpec<T, I, P>,
@@ -181,8 +165,8 @@ async function insertRow<T extends NamedTable, I extends NamedInput, P extends N
  */
 export async function findOrInsertNamed<
   T extends NamedTable,
-  I extends NamedInput,
-  P extends NamedPatch,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
 >(trx: CalDb, now: Date, spec: NamedRecordSpec<T, I, P>, input: I): Promise<number> {
   rejectNul(input)
   const name = requireName(spec.kind, input.name, spec.what)
@@ -202,9 +186,9 @@ export async function findOrInsertNamed<
 /** The repository of `spec`'s records over `ctx`. */
 export function createNamedRecordRepository<
   T extends NamedTable,
-  I extends NamedInput,
-  P extends NamedPatch,
-  F extends NamedListFilter,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+  F extends NamedRecordListFilter,
 >(ctx: StoreContext, spec: NamedRecordSpec<T, I, P>) {
   const { db } = ctx
   const { table, kind } = spec as { table: NamedTable; kind: NamedRecordSpec<T, I, P>['kind'] }
