@@ -10,6 +10,7 @@
 //   pnpm bench:cal
 import type { AddressInfo } from 'node:net'
 import { type CalStore, createCalStore, type EventInput } from '@cal/store'
+import { prng, SAMPLE_WORDS, seedRecords } from '@cal/store/testing'
 import { createAdaptorServer } from '@hono/node-server'
 import { openDatabase } from '@kcore/db'
 import { createHandler } from '@kcore/http-adapter'
@@ -28,79 +29,51 @@ const CREATES = Number(process.env.CAL_BENCH_CREATES ?? 1000)
 const KEEP = process.env.CAL_BENCH_KEEP === '1'
 const TOKEN = 'bench-cal-token'
 const NOW = new Date('2026-03-01T12:00:00Z')
-const WORDS = [
-  'jazz',
-  'opera',
-  'market',
-  'lecture',
-  'yoga',
-  'film',
-  'chess',
-  'poetry',
-  'salsa',
-  'robotics',
-]
 const ZONES = ['UTC', 'Europe/Amsterdam', 'America/New_York', 'Asia/Tokyo', 'Europe/London']
 
-function random(seed: number) {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const rnd = random(42)
-const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)] as T
+const rnd = prng(42)
+const word = () => rnd.pick(SAMPLE_WORDS)
 /** Zipf-like: index 0 is the most popular. */
-const skewed = <T>(list: readonly T[]) => list[Math.floor(list.length * rnd() ** 3)] as T
+const skewed = <T>(list: readonly T[]) => list[Math.floor(list.length * rnd.next() ** 3)] as T
 
 async function seed(store: CalStore) {
   const started = performance.now()
-  const venues: number[] = []
-  for (let i = 0; i < 500; i++) {
-    venues.push(
-      (
-        await store.venues.create({
-          name: `Venue ${i}`,
-          city: `City ${i % 40}`,
-          geo_lat: 35 + rnd() * 25,
-          geo_lng: -10 + rnd() * 40,
-        })
-      ).id,
-    )
-  }
-  const organizers: number[] = []
-  for (let i = 0; i < 300; i++)
-    organizers.push((await store.organizers.create({ name: `Organizer ${i}` })).id)
-  const categories = []
-  for (let i = 0; i < 50; i++)
-    categories.push(await store.categories.create({ name: `Category ${i}` }))
-  const tags: number[] = []
-  for (let i = 0; i < 200; i++) tags.push((await store.tags.create({ name: `Tag ${i}` })).id)
+  const records = await seedRecords(
+    store,
+    { venues: 500, organizers: 300, categories: 50, tags: 200 },
+    (i) => ({
+      city: `City ${i % 40}`,
+      geo_lat: 35 + rnd.next() * 25,
+      geo_lng: -10 + rnd.next() * 40,
+    }),
+  )
+  const { venues, organizers, categories } = records
+  const tags = records.tags.map((t) => t.id)
   const from = Date.UTC(2025, 2, 1)
   const span = Date.UTC(2029, 2, 1) - from
   for (let done = 0; done < EVENTS; ) {
     const batch: EventInput[] = []
     for (let i = 0; i < 5000 && done + i < EVENTS; i++) {
-      const start = from + Math.floor((rnd() * span) / 900_000) * 900_000
+      const start = from + Math.floor((rnd.next() * span) / 900_000) * 900_000
       batch.push({
-        title: `${pick(WORDS)} ${pick(WORDS)} night ${done + i}`,
-        description: `A ${pick(WORDS)} evening with ${pick(WORDS)} and ${pick(WORDS)} for everyone.`,
-        excerpt: `${pick(WORDS)} event`,
+        title: `${word()} ${word()} night ${done + i}`,
+        description: `A ${word()} evening with ${word()} and ${word()} for everyone.`,
+        excerpt: `${word()} event`,
         start: new Date(start),
-        end: new Date(start + (1 + Math.floor(rnd() * 4)) * 3600_000),
-        timezone: pick(ZONES),
-        status: rnd() < 0.95 ? 'publish' : 'draft',
-        featured: rnd() < 0.05,
-        cost: rnd() < 0.5 ? `${Math.floor(rnd() * 50)}$` : null,
-        venue: rnd() < 0.9 ? pick(venues) : null,
-        organizers: [pick(organizers)],
+        end: new Date(start + (1 + Math.floor(rnd.next() * 4)) * 3600_000),
+        timezone: rnd.pick(ZONES),
+        status: rnd.chance(0.95) ? 'publish' : 'draft',
+        featured: rnd.chance(0.05),
+        cost: rnd.chance(0.5) ? `${Math.floor(rnd.next() * 50)}$` : null,
+        venue: rnd.chance(0.9) ? rnd.pick(venues) : null,
+        organizers: [rnd.pick(organizers)],
         categories: [
-          ...new Set([skewed(categories).id, ...(rnd() < 0.3 ? [pick(categories).id] : [])]),
+          ...new Set([
+            skewed(categories).id,
+            ...(rnd.chance(0.3) ? [rnd.pick(categories).id] : []),
+          ]),
         ],
-        tags: [...new Set([skewed(tags), pick(tags)])],
+        tags: [...new Set([skewed(tags), rnd.pick(tags)])],
       })
     }
     await store.events.createMany(batch)
@@ -205,7 +178,7 @@ try {
         description: 'created through the API',
         start_date: fmt(start),
         end_date: fmt(new Date(start.getTime() + 3_600_000)),
-        timezone: pick(ZONES),
+        timezone: rnd.pick(ZONES),
         categories: [seeded.categoryName, `New category ${i % 5}`],
         tags: ['Tag 1'],
         cost: '10$',

@@ -9,7 +9,7 @@ import {
   type EventListFilter,
   type PostStatus,
 } from '../src/index.js'
-import { prng } from './random.js'
+import { prng } from '../src/testing.js'
 
 const EVENTS = 2000
 const DAY = 86_400_000

@@ -14,7 +14,7 @@ import {
   formatLocalDateTime,
   seedDemoCalendar,
 } from '../src/index.js'
-import { prng } from './random.js'
+import { prng } from '../src/testing.js'
 
 const T = (iso: string) => new Date(iso)
 

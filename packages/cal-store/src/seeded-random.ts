@@ -1,4 +1,7 @@
-/** A small deterministic PRNG (mulberry32) so generated calendars are the same on every run. */
+/**
+ * A small seeded PRNG (mulberry32) so generated calendars are the same on every run: `next()`
+ * in [0, 1), and helpers drawing from it.
+ */
 export function prng(seed: number) {
   let a = seed >>> 0
   const next = () => {
@@ -10,9 +13,28 @@ export function prng(seed: number) {
   }
   return {
     next,
+    /** An integer in [lo, hi]. */
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
     pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
     chance: (p: number) => next() < p,
+    /** Each item kept with probability `p`, in order. */
     some: <T>(items: readonly T[], p: number): T[] => items.filter(() => next() < p),
   }
 }
+
+/** A {@link prng} instance. */
+export type Prng = ReturnType<typeof prng>
+
+/** Words generated titles and descriptions are made of (search tests and benchmarks query them). */
+export const SAMPLE_WORDS: readonly string[] = [
+  'jazz',
+  'opera',
+  'market',
+  'lecture',
+  'yoga',
+  'film',
+  'chess',
+  'poetry',
+  'salsa',
+  'robotics',
+]
