@@ -47,7 +47,10 @@ beforeAll(async () => {
   const { rows } = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
     where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(database.db)
-  tables = rows.map((r) => r.name)
+  // cal_revision is a cache counter, not data: a write refused after it reached the database
+  // (say, trashing a trashed venue: a zero-row UPDATE) may advance it, which only makes list
+  // caches read anew.
+  tables = rows.map((r) => r.name).filter((name) => name !== 'cal_revision')
 }, 120_000)
 
 afterAll(async () => {
