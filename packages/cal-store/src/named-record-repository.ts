@@ -19,6 +19,7 @@ import {
   emptyList,
   inIdOrder,
   lockAllUntilCommit,
+  lockUntilCommit,
   pageOf,
   type StoreContext,
   slugLockKey,
@@ -210,7 +211,12 @@ export function createNamedRecordRepository<
   async function update(id: number, patch: P): Promise<Row<T>> {
     rejectNul(patch)
     if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
+    const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
+    const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
     return db.transaction().execute(async (trx) => {
+      // Slug lock before row lock, the order event writes take them in (they lock a new
+      // record's slug, then share-lock the rows they reference): the other order deadlocks.
+      if (base !== undefined) await lockUntilCommit(trx, slugLockKey(table, base))
       const current = await trx
         .selectFrom(table)
         .selectAll()
@@ -227,8 +233,6 @@ export function createNamedRecordRepository<
         const value = (patch as Partial<Record<TextColumn, string | null>>)[f]
         if (value !== undefined) changes[f] = textOrNull(value)
       }
-      const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
-      const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
       const row = await retryOnUniqueViolation(
         trx,
         (c) => c.includes('slug'),

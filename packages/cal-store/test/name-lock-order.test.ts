@@ -55,4 +55,22 @@ describe.skipIf(!postgres)('name locks on postgres', () => {
       ['Beta Crew', 24],
     ])
   })
+
+  it('renames an organizer to the slug an event write is creating, without deadlock', async () => {
+    // The event write locks the new organizer's slug, then share-locks the organizer it names
+    // by id; the update locks that organizer's row and wants the same slug.
+    const existing = await store.organizers.create({ name: 'Steady Org' })
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => [
+        store.events.create({
+          ...event(i),
+          organizers: [{ name: `Fresh Org ${i}` }, existing.id],
+        }),
+        store.organizers.update(existing.id, { slug: `fresh-org-${i}` }),
+      ]).flat(),
+    )
+    expect(rejections(results)).toEqual([])
+    const slugs = (await store.organizers.list({ limit: 50 })).items.map((o) => o.slug)
+    expect(new Set(slugs).size).toBe(slugs.length)
+  })
 })
