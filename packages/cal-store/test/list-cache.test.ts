@@ -52,6 +52,11 @@ describe.each(testDatabases())('event list cache on $name', ({ open }) => {
     expect(await revision()).toBe(before + 2)
     await store.events.list(WINDOW)
     expect(await revision()).toBe(before + 2)
+    // A refused write that reached SQL as a zero-row UPDATE changes nothing, revision included.
+    const trashed = await store.events.create(event('Gone'))
+    await store.events.trash(trashed.id)
+    await expect(store.events.trash(trashed.id)).rejects.toThrow()
+    expect(await revision()).toBe(before + 4)
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from cal_dirty`.execute(db)
     expect(rows[0]?.n).toBe(0)
   })
