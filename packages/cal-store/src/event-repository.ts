@@ -12,7 +12,7 @@ import { inIdOrder, type StoreContext, validIds } from './store-context.js'
 /** The event repository over `ctx`, its lists cached unless `listCache` is false. */
 export function createEventRepository(
   ctx: StoreContext,
-  listCache: ListCacheOptions | false = false,
+  listCache: ListCacheOptions | false,
 ): EventRepository {
   const { db } = ctx
   const cache = listCache === false ? undefined : createListCache<CalEvent>(db, listCache)
