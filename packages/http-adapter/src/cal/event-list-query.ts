@@ -104,7 +104,9 @@ export function toEventFilter(
   if (!explicit) {
     if (windowStart === undefined) windowStart = bound('today', 'lower')
     if (windowEnd === undefined) {
-      const later = new Date(now.getTime())
+      // Whole seconds, the precision of the API's dates: every default list in the same
+      // second is then the same filter, so the store's list cache can serve it.
+      const later = new Date(Math.floor(now.getTime() / 1000) * 1000)
       later.setUTCMonth(later.getUTCMonth() + 24)
       windowEnd = later
     }
