@@ -49,6 +49,30 @@ afterAll(async () => {
   await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
+/** Whether any process of `pid`'s group is still alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** SIGTERM to the child's whole process group; resolves once every member has exited. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid
+  if (pid === undefined) return
+  if (groupAlive(pid)) process.kill(-pid, 'SIGTERM')
+  for (let i = 0; groupAlive(pid); i++) {
+    if (i === 200) {
+      process.kill(-pid, 'SIGKILL')
+      throw new Error(`the ${child.spawnfile} server ignored SIGTERM for 10 s`)
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 describe.each(runtimes)('the $name host', ({ command, args }) => {
   it('serves health, a trend and a calendar list from one handler', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'kcore-rt-'))
@@ -70,6 +94,9 @@ describe.each(runtimes)('the $name host', ({ command, args }) => {
         NO_COLOR: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: the .bin shims are shell scripts that run the runtime as a
+      // child, and killing the shell alone left bun and deno servers running after the suite.
+      detached: true,
     })
     let output = ''
     child.stdout?.on('data', (d) => (output += d))
@@ -96,8 +123,7 @@ describe.each(runtimes)('the $name host', ({ command, args }) => {
       const list = (await events.json()) as { events: { title: string }[] }
       expect(list.events.length).toBeGreaterThan(0)
     } finally {
-      child.kill('SIGTERM')
-      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)))
+      await stopGroup(child)
     }
   }, 180_000)
 })
