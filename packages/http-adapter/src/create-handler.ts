@@ -1,3 +1,4 @@
+import { createExplorer, type ExplorerOptions } from '@kcore/explorer'
 import { cors } from 'itty-router'
 import { type CalApiOptions, createCalApi } from './cal/index.js'
 import { errorResponse } from './error-response.js'
@@ -21,6 +22,8 @@ export interface HandlerOptions {
   kcore?: KcoreApiOptions
   /** The calendar API under `/cal/events/v1`; omitted → not served. */
   cal?: CalApiOptions
+  /** The trend explorer page at `/` (over the public `/api`); default on, `false` turns it off. */
+  explorer?: boolean | ExplorerOptions
   /** Allowed CORS origins; default none (no CORS headers). */
   corsOrigins?: string[]
   /** Receives one entry per request; default: no logging. */
@@ -44,6 +47,10 @@ export function createHandler(options: HandlerOptions): Handler {
   if (options.kcore) apis.push(createKcoreApi(options.kcore))
   if (options.cal) apis.push(createCalApi(options.cal))
   const mounted = apis.map((api) => ({ api, fetch: mountApi(api, options.onError) }))
+  const explorer =
+    options.explorer === false
+      ? undefined
+      : createExplorer(options.explorer === true ? {} : options.explorer)
   const corsPair = options.corsOrigins?.length
     ? cors({
         origin: options.corsOrigins,
@@ -69,6 +76,8 @@ export function createHandler(options: HandlerOptions): Handler {
           `Request body exceeds ${MAX_BODY_BYTES} bytes`,
         )
       }
+      const page = target ? undefined : await explorer?.(request)
+      if (page) return page
       if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
       return await target.fetch(request)
     } catch (error) {
