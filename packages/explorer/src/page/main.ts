@@ -190,7 +190,7 @@ async function render(): Promise<void> {
     }
   }
   showAsnMessages(asnErrors)
-  el.dateError.textContent = [...dateErrors].join(' ')
+  el.dateError.textContent = [...dateErrors].join('\n')
   el.start.setAttribute('aria-invalid', String(dateErrors.size > 0))
   el.end.setAttribute('aria-invalid', String(dateErrors.size > 0))
 
@@ -257,7 +257,7 @@ function drawSnapshots(rows: SnapshotRow[], version: IpVersion): void {
 }
 
 function showAsnMessages(apiMessages: string[]): void {
-  el.asnError.textContent = [inputMessage, ...apiMessages].filter(Boolean).join(' ')
+  el.asnError.textContent = [inputMessage, ...apiMessages].filter(Boolean).join('\n')
   el.asnInput.setAttribute('aria-invalid', String(el.asnError.textContent !== ''))
 }
 

@@ -1,0 +1,272 @@
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium } from './chromium.js'
+import { type SeededServer, startSeededServer } from './explorer-server.js'
+
+// The trend explorer in a real Chromium against a server seeded with examples/data. What the
+// chart holds is read from its data-points attribute (written from the chart's own arrays) and
+// compared with the API's trend_data. Needs the page built: pnpm --filter @kcore/explorer build.
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/explorer/', import.meta.url))
+
+interface TrendPoint {
+  date: string
+  shell_index: number
+  max_shell_index: number
+  normalized_shell_index: number
+}
+type Held = Record<string, [string, number][]>
+
+let server: SeededServer
+let browser: Awaited<ReturnType<typeof launchChromium>>
+let context: BrowserContext
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true })
+  console.log(`explorer screenshots: ${ARTIFACTS}`)
+  server = await startSeededServer()
+  browser = await launchChromium()
+  context = browser.context
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+const api = async <T>(path: string): Promise<{ status: number; body: T }> => {
+  const response = await fetch(`${server.url}${path}`)
+  return { status: response.status, body: (await response.json()) as T }
+}
+
+/** The API's trend of each ASN, as the `[date, value]` pairs the chart should hold. */
+async function expectedPoints(
+  asns: number[],
+  query: Record<string, string>,
+  normalized = false,
+): Promise<Held> {
+  const held: Held = {}
+  for (const asn of asns) {
+    const { body } = await api<{ trend_data: TrendPoint[] }>(
+      `/api/trends/${asn}?${new URLSearchParams(query)}`,
+    )
+    held[`AS${asn}`] = body.trend_data.map((p) => [
+      p.date,
+      normalized ? p.normalized_shell_index : p.shell_index,
+    ])
+  }
+  return held
+}
+
+/** Waits until the chart shows exactly `labels` and has finished loading; returns its points. */
+async function chartPoints(page: Page, labels: string[]): Promise<Held> {
+  const chart = page.locator('#trend-chart')
+  await page.waitForFunction((want) => {
+    const el = document.getElementById('trend-chart')
+    return el?.dataset.state === 'ready' && el.dataset.series === want
+  }, JSON.stringify(labels))
+  return JSON.parse((await chart.getAttribute('data-points')) ?? '{}') as Held
+}
+
+const withoutReference = (held: Held) => {
+  const { ['max shell index']: _reference, ...rest } = held
+  return rest
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true })
+}
+
+async function openPage(path = '/'): Promise<Page> {
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(String(error)))
+  page.on('console', (message) => {
+    // Error answers the page asked for are logged by Chromium too; those are expected.
+    const expected = message.text().startsWith('Failed to load resource')
+    if (message.type() === 'error' && !expected) problems.push(message.text())
+  })
+  await page.goto(`${server.url}${path}`)
+  await page.waitForSelector('#status[data-state="ready"]')
+  // Script errors and CSP violations land here: a broken page fails every test.
+  expect(problems).toEqual([])
+  return page
+}
+
+const ASNS = [3356, 174, 15169]
+const LABELS = ['AS3356', 'AS174', 'AS15169', 'max shell index']
+
+describe('the trend explorer in Chromium', () => {
+  it('charts typed ASNs with the API data, across IP versions, ranges and the normalized index', async () => {
+    const page = await openPage()
+    const firstRender = await page.evaluate(() => document.documentElement.dataset.firstRenderMs)
+    console.log(`explorer first render (empty view): ${firstRender} ms after navigation start`)
+    expect(await chartPoints(page, ['max shell index'])).toEqual({
+      'max shell index': (
+        await api<{ ipv4: { date: string; max_shell_index: number }[] }>(
+          '/api/snapshots?ip_version=ipv4',
+        )
+      ).body.ipv4.map((s) => [s.date, s.max_shell_index]),
+    })
+    await shot(page, '1-empty')
+
+    await page.fill('#asn-input', '3356, 174, 15169')
+    await page.press('#asn-input', 'Enter')
+    const ipv4 = await chartPoints(page, LABELS)
+    expect(withoutReference(ipv4)).toEqual(await expectedPoints(ASNS, { ip_version: 'ipv4' }))
+    expect(ipv4.AS3356?.length).toBeGreaterThan(1)
+    expect(new URL(page.url()).search).toBe('?asns=3356,174,15169&ip_version=ipv4')
+    await shot(page, '2-ipv4')
+
+    await page.check('input[name="ip_version"][value="ipv6"]')
+    await page.waitForURL(/ip_version=ipv6/)
+    const ipv6 = await chartPoints(page, LABELS)
+    expect(withoutReference(ipv6)).toEqual(await expectedPoints(ASNS, { ip_version: 'ipv6' }))
+    expect(ipv6.AS3356?.length).toBeGreaterThan(0)
+    await shot(page, '3-ipv6')
+
+    await page.check('input[name="ip_version"][value="ipv4"]')
+    await page.waitForURL(/ip_version=ipv4/)
+    expect(await chartPoints(page, LABELS)).toEqual(ipv4)
+
+    await page.fill('#start', '2005-01-01')
+    await page.fill('#end', '2015-12-31')
+    await page.waitForURL(/end=2015-12-31/)
+    const ranged = await chartPoints(page, LABELS)
+    const range = { ip_version: 'ipv4', start_date: '2005-01-01', end_date: '2015-12-31' }
+    expect(withoutReference(ranged)).toEqual(await expectedPoints(ASNS, range))
+    expect(ranged['max shell index']?.map(([date]) => date)).toEqual([
+      '2005-01-01',
+      '2010-01-01',
+      '2015-01-01',
+    ])
+    await shot(page, '4-range')
+
+    await page.check('#normalized')
+    await page.waitForURL(/normalized=1/)
+    const normalized = await chartPoints(page, LABELS)
+    expect(withoutReference(normalized)).toEqual(await expectedPoints(ASNS, range, true))
+    await shot(page, '5-normalized')
+
+    // A link reproduces the view.
+    const link = page.url()
+    expect(new URL(link).search).toBe(
+      '?asns=3356,174,15169&ip_version=ipv4&start=2005-01-01&end=2015-12-31&normalized=1',
+    )
+    const copy = await openPage(new URL(link).pathname + new URL(link).search)
+    expect(await chartPoints(copy, LABELS)).toEqual(normalized)
+    expect(await copy.inputValue('#start')).toBe('2005-01-01')
+    expect(await copy.isChecked('#normalized')).toBe(true)
+    await copy.close()
+
+    // Back and forward walk the same views again.
+    await page.goBack()
+    await page.waitForURL((url) => !url.search.includes('normalized'))
+    expect(await chartPoints(page, LABELS)).toEqual(ranged)
+    expect(await page.isChecked('#normalized')).toBe(false)
+    await page.goForward()
+    await page.waitForURL(/normalized=1/)
+    expect(await chartPoints(page, LABELS)).toEqual(normalized)
+    await page.close()
+  }, 120_000)
+
+  it('exports exactly the API data as CSV, and the chart as a PNG', async () => {
+    const page = await openPage('/?asns=3356,174,15169&ip_version=ipv4')
+    await chartPoints(page, LABELS)
+    const [csvDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#export-csv'),
+    ])
+    const csv = await readFile((await csvDownload.path()) as string, 'utf8')
+    const [header, ...rows] = csv.trimEnd().split('\n')
+    expect(header).toBe('date,AS3356,AS174,AS15169,max shell index')
+    const snapshots = (
+      await api<{ ipv4: { date: string; max_shell_index: number }[] }>(
+        '/api/snapshots?ip_version=ipv4',
+      )
+    ).body.ipv4
+    expect(rows.map((row) => row.split(',')[0])).toEqual(snapshots.map((s) => s.date))
+    const expected = await expectedPoints(ASNS, { ip_version: 'ipv4' })
+    ASNS.forEach((asn, column) => {
+      const fromCsv = rows
+        .map((row) => row.split(','))
+        .filter((cells) => cells[column + 1] !== '')
+        .map((cells) => [cells[0], Number(cells[column + 1])])
+      expect(fromCsv).toEqual(expected[`AS${asn}`])
+    })
+    expect(rows.map((row) => Number(row.split(',')[4]))).toEqual(
+      snapshots.map((s) => s.max_shell_index),
+    )
+
+    const [pngDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#export-png'),
+    ])
+    const png = await readFile((await pngDownload.path()) as string)
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    expect(png.length).toBeGreaterThan(2_000)
+    await page.close()
+  }, 60_000)
+
+  it('shows API errors next to the inputs and keeps charting the rest', async () => {
+    const page = await openPage('/?asns=3356&ip_version=ipv4')
+    await chartPoints(page, ['AS3356', 'max shell index'])
+    // 4294967295 is a valid ASN that no sample holds; 4294967296 is out of range.
+    await page.fill('#asn-input', '4294967295 4294967296 banana')
+    await page.press('#asn-input', 'Enter')
+    const held = await chartPoints(page, ['AS3356', 'max shell index'])
+    expect(withoutReference(held)).toEqual(await expectedPoints([3356], { ip_version: 'ipv4' }))
+    const unknown = await api<{ error: string; message: string }>('/api/trends/4294967295')
+    const outOfRange = await api<{ error: string; message: string }>('/api/trends/4294967296')
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'asn_not_found'])
+    expect(outOfRange.status).toBe(400)
+    const message = await page.textContent('#asn-error')
+    expect(message).toContain('Not an ASN: banana.')
+    expect(message).toContain(`AS4294967295: ${unknown.body.message}`)
+    expect(message).toContain(`AS4294967296: ${outOfRange.body.message}`)
+    expect(await page.inputValue('#asn-input')).toBe('banana')
+    await shot(page, '6-unknown-asn')
+
+    const bad = await openPage('/?asns=3356&start=2010-02-30')
+    await chartPoints(bad, ['max shell index'])
+    const badDate = await api<{ error: string; message: string }>(
+      '/api/trends/3356?ip_version=ipv4&start_date=2010-02-30',
+    )
+    expect(badDate.status).toBe(400)
+    expect(await bad.textContent('#date-error')).toBe(badDate.body.message)
+    await shot(bad, '7-bad-date')
+
+    const backwards = await openPage('/?asns=3356&start=2020-01-01&end=2010-01-01')
+    await chartPoints(backwards, ['max shell index'])
+    const reversed = await api<{ message: string }>(
+      '/api/trends/3356?ip_version=ipv4&start_date=2020-01-01&end_date=2010-01-01',
+    )
+    expect(await backwards.textContent('#date-error')).toBe(reversed.body.message)
+    await Promise.all([page.close(), bad.close(), backwards.close()])
+  }, 60_000)
+
+  it('is usable with the keyboard alone and fits a phone-width screen', async () => {
+    const page = await openPage()
+    await page.setViewportSize({ width: 375, height: 800 })
+    await page.focus('#asn-input')
+    await page.keyboard.type('AS3356 174 15169')
+    await page.keyboard.press('Enter')
+    await chartPoints(page, LABELS)
+    // Backspace in the empty input removes the last ASN.
+    await page.keyboard.press('Backspace')
+    await chartPoints(page, ['AS3356', 'AS174', 'max shell index'])
+    // Tab back to the chip's remove button and press it.
+    await page.focus('#asn-chips button[data-asn="174"]')
+    await page.keyboard.press('Enter')
+    await chartPoints(page, ['AS3356', 'max shell index'])
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('asn-input')
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(overflow).toBeLessThanOrEqual(0)
+    await shot(page, '8-phone')
+    await page.close()
+  }, 60_000)
+})

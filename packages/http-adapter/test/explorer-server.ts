@@ -1,0 +1,49 @@
+import { readdir } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { serve } from '@hono/node-server'
+import { openPgliteDatabase } from '@kcore/db'
+import { parseSnapshotFileName } from '@kcore/engine'
+import { createKcoreStore, ingestFile } from '@kcore/store'
+import { createHandler } from '../src/index.js'
+import { emptyProvider } from './kcore-helpers.js'
+
+/** The sample snapshots every newcomer's `kcore serve` starts with (6 IPv4, 1 IPv6). */
+export const SAMPLE_DIR = fileURLToPath(new URL('../../../examples/data/', import.meta.url))
+
+/** A real HTTP server on 127.0.0.1, port 0, over in-memory PGlite seeded with the samples. */
+export interface SeededServer {
+  url: string
+  close(): Promise<void>
+}
+
+export async function startSeededServer(): Promise<SeededServer> {
+  const database = await openPgliteDatabase()
+  const store = createKcoreStore(database)
+  await store.migrate()
+  const files = (await readdir(SAMPLE_DIR)).filter((name) => parseSnapshotFileName(name)).sort()
+  for (const name of files) await ingestFile(store, join(SAMPLE_DIR, name))
+  const handler = createHandler({
+    kcore: {
+      store,
+      provider: emptyProvider,
+      version: '9.9.9-test',
+      scheduler: { enabled: false, schedule: '0 6 * * *' },
+    },
+  })
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    )
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await handler.close()
+      await database.close()
+    },
+  }
+}
