@@ -1,0 +1,56 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_STATE, formatViewState, parseViewState, type ViewState } from './view-state.js'
+
+const date = fc.oneof(
+  fc.constantFrom('0001-01-01', '9999-12-31', '2010-02-30', '1998-01-01', 'yesterday', '2010-1-1'),
+  fc
+    .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
+)
+const state: fc.Arbitrary<ViewState> = fc.record({
+  asns: fc.uniqueArray(
+    fc.oneof(fc.constantFrom('0', '4294967295', '4294967296'), fc.nat().map(String)),
+    {
+      maxLength: 10,
+    },
+  ),
+  ipVersion: fc.constantFrom('ipv4' as const, 'ipv6' as const),
+  start: fc.option(date, { nil: null }),
+  end: fc.option(date, { nil: null }),
+  normalized: fc.boolean(),
+})
+
+describe('view state in the URL', () => {
+  it('round-trips every state through its query string', () => {
+    fc.assert(
+      fc.property(state, (s) => {
+        expect(parseViewState(formatViewState(s))).toEqual(s)
+      }),
+    )
+  })
+
+  it('writes the documented short form', () => {
+    expect(formatViewState({ ...DEFAULT_STATE, asns: ['3356', '174'], start: '2010-01-01' })).toBe(
+      '?asns=3356,174&ip_version=ipv4&start=2010-01-01',
+    )
+  })
+
+  it('reads an empty or foreign query as the default view', () => {
+    expect(parseViewState('')).toEqual(DEFAULT_STATE)
+    expect(parseViewState('?utm_source=x&ip_version=ipv5&normalized=yes&start=&end=%20')).toEqual(
+      DEFAULT_STATE,
+    )
+  })
+
+  it('keeps at most 10 ASNs from a hand-written link, deduplicated, and ignores junk', () => {
+    const many = Array.from({ length: 15 }, (_, i) => 100 + i).join(',')
+    const parsed = parseViewState(`?asns=${many},100,x,AS7&ip_version=ipv6`)
+    expect(parsed.asns).toEqual(Array.from({ length: 10 }, (_, i) => String(100 + i)))
+    expect(parsed.ipVersion).toBe('ipv6')
+  })
+
+  it('bounds an absurdly long date to 32 characters (the API then rejects it)', () => {
+    expect(parseViewState(`?start=${'9'.repeat(5000)}`).start).toBe('9'.repeat(32))
+  })
+})
