@@ -122,6 +122,17 @@ describe.each(runtimes)('the $name host', ({ command, args }) => {
       expect(Number(events.headers.get('x-cal-total'))).toBeGreaterThan(0)
       const list = (await events.json()) as { events: { title: string }[] }
       expect(list.events.length).toBeGreaterThan(0)
+
+      // The trend explorer page and its bundle, from the same handler.
+      const page = await fetch(`${base}/`)
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      const script = /<script type="module" src="(\/assets\/explorer-\w+\.js)">/.exec(html)?.[1]
+      expect(script).toBeDefined()
+      const bundle = await fetch(`${base}${script}`)
+      expect(bundle.status).toBe(200)
+      expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+      expect((await bundle.text()).length).toBeGreaterThan(10_000)
     } finally {
       await stopGroup(child)
     }
