@@ -24,6 +24,14 @@ describe('parseAsnList', () => {
     })
   })
 
+  it('refuses more than 32 significant digits, whatever the leading zeros', () => {
+    const long = `1${'0'.repeat(32)}`
+    expect(parseAsnList(`${'9'.repeat(32)} ${long} ${'0'.repeat(50)}7 000`)).toEqual({
+      asns: ['9'.repeat(32), '7', '0'],
+      invalid: [long],
+    })
+  })
+
   it('is empty for empty or blank input', () => {
     expect(parseAsnList('')).toEqual({ asns: [], invalid: [] })
     expect(parseAsnList(' ,;\n ')).toEqual({ asns: [], invalid: [] })

@@ -10,7 +10,9 @@ export interface AsnListParse {
 }
 
 // "AS3356", "as174" and "15169" all name an AS; separators are commas, semicolons, whitespace.
-const TOKEN = /^(?:as)?(\d+)$/i
+// Leading zeros are dropped; more than 32 significant digits is not a number anyone means (and
+// would only bloat the URL), so it is refused here rather than sent.
+const TOKEN = /^(?:as)?0*(\d{1,32})$/i
 
 /**
  * Parses `3356, 174 AS15169` into ASNs. Only the syntax is checked here: the range
@@ -21,12 +23,11 @@ export function parseAsnList(text: string): AsnListParse {
   const invalid: string[] = []
   for (const token of text.split(/[\s,;]+/)) {
     if (token === '') continue
-    const digits = TOKEN.exec(token)?.[1]
-    if (digits === undefined) {
+    const asn = TOKEN.exec(token)?.[1]
+    if (asn === undefined) {
       invalid.push(token)
       continue
     }
-    const asn = BigInt(digits).toString()
     if (!asns.includes(asn)) asns.push(asn)
   }
   return { asns, invalid }
