@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { launchChromium } from '../../packages/http-adapter/test/chromium.js'
 
 // Starts each example host for real (Node, Bun and Deno from their npm packages) on an
 // embedded PGlite database and calls both APIs through it. Needs the packages built
@@ -74,7 +75,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 }
 
 describe.each(runtimes)('the $name host', ({ command, args }) => {
-  it('serves health, a trend and a calendar list from one handler', async () => {
+  it('serves health, a trend, a calendar list and the explorer page (first chart in Chromium) from one handler', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'kcore-rt-'))
     const seedDir = await mkdtemp(join(tmpdir(), 'kcore-seed-'))
     temps.push(dataDir, seedDir)
@@ -133,6 +134,17 @@ describe.each(runtimes)('the $name host', ({ command, args }) => {
       expect(bundle.status).toBe(200)
       expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
       expect((await bundle.text()).length).toBeGreaterThan(10_000)
+      // ... and its first chart, drawn in Chromium from this host, holds the API's points.
+      const browser = await launchChromium()
+      try {
+        const tab = await browser.context.newPage()
+        await tab.goto(`${base}/?asns=701&ip_version=ipv4`)
+        await tab.waitForSelector('#trend-chart[data-state="ready"]')
+        const held = JSON.parse((await tab.getAttribute('#trend-chart', 'data-points')) ?? '{}')
+        expect(held.AS701).toEqual(body.trend_data.map((p) => [p.date, p.shell_index]))
+      } finally {
+        await browser.close()
+      }
     } finally {
       await stopGroup(child)
     }
