@@ -247,6 +247,24 @@ describe('the trend explorer in Chromium', () => {
     await Promise.all([page.close(), bad.close(), backwards.close()])
   }, 60_000)
 
+  it('shows the hovered date and each series value in the legend', async () => {
+    const page = await openPage('/?asns=3356&ip_version=ipv4')
+    const held = await chartPoints(page, ['AS3356', 'max shell index'])
+    const over = page.locator('#trend-chart .u-over')
+    const box = await over.boundingBox()
+    // The far left and far right of the plot snap to the first and last snapshot.
+    for (const [x, index] of [
+      [1, 0],
+      [(box?.width ?? 2) - 1, -1],
+    ] as const) {
+      await over.hover({ position: { x, y: (box?.height ?? 2) / 2 } })
+      const values = await page.locator('#trend-chart .u-legend .u-value').allTextContents()
+      const [date, shell] = held.AS3356?.at(index) ?? []
+      expect(values.slice(0, 2)).toEqual([date, String(shell)])
+    }
+    await page.close()
+  }, 60_000)
+
   it('is usable with the keyboard alone and fits a phone-width screen', async () => {
     const page = await openPage()
     await page.setViewportSize({ width: 375, height: 800 })
