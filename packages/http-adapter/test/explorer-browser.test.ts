@@ -247,6 +247,40 @@ describe('the trend explorer in Chromium', () => {
     await Promise.all([page.close(), bad.close(), backwards.close()])
   }, 60_000)
 
+  it('keeps the unknown-ASN message while other input is refused', async () => {
+    const page = await openPage('/?asns=3356,4294967295&ip_version=ipv4')
+    await chartPoints(page, ['AS3356', 'max shell index'])
+    await expect.poll(() => page.textContent('#asn-error')).toContain('AS4294967295:')
+    await page.fill('#asn-input', 'banana')
+    await page.press('#asn-input', 'Enter')
+    const message = await page.textContent('#asn-error')
+    expect(message).toContain('Not an ASN: banana.')
+    expect(message).toContain('AS4294967295:')
+    await page.close()
+  }, 60_000)
+
+  it('shows an empty store as such, with empty charts and no script error', async () => {
+    const empty = await startSeededServer({ seed: false })
+    try {
+      const page = await context.newPage()
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(String(error)))
+      await page.goto(`${empty.url}/?asns=3356&ip_version=ipv6`)
+      await page.waitForSelector('#status[data-state="ready"]')
+      expect(await page.textContent('#status')).toContain('No snapshot stored yet')
+      await page.waitForSelector('#snapshot-chart[data-state="ready"]')
+      const held = await chartPoints(page, ['max shell index'])
+      expect(held).toEqual({ 'max shell index': [] })
+      const unknown = await (await fetch(`${empty.url}/api/trends/3356?ip_version=ipv6`)).json()
+      expect(await page.textContent('#asn-error')).toBe(`AS3356: ${unknown.message}`)
+      expect(problems).toEqual([])
+      await shot(page, '9-empty-store')
+      await page.close()
+    } finally {
+      await empty.close()
+    }
+  }, 60_000)
+
   it('shows the hovered date and each series value in the legend', async () => {
     const page = await openPage('/?asns=3356&ip_version=ipv4')
     const held = await chartPoints(page, ['AS3356', 'max shell index'])

@@ -12,17 +12,20 @@ import { emptyProvider } from './kcore-helpers.js'
 /** The sample snapshots every newcomer's `kcore serve` starts with (6 IPv4, 1 IPv6). */
 export const SAMPLE_DIR = fileURLToPath(new URL('../../../examples/data/', import.meta.url))
 
-/** A real HTTP server on 127.0.0.1, port 0, over in-memory PGlite seeded with the samples. */
+/** A real HTTP server on 127.0.0.1, port 0, over in-memory PGlite seeded with the samples (unless `seed: false`). */
 export interface SeededServer {
   url: string
   close(): Promise<void>
 }
 
-export async function startSeededServer(): Promise<SeededServer> {
+export async function startSeededServer(options: { seed?: boolean } = {}): Promise<SeededServer> {
   const database = await openPgliteDatabase()
   const store = createKcoreStore(database)
   await store.migrate()
-  const files = (await readdir(SAMPLE_DIR)).filter((name) => parseSnapshotFileName(name)).sort()
+  const files =
+    options.seed === false
+      ? []
+      : (await readdir(SAMPLE_DIR)).filter((name) => parseSnapshotFileName(name)).sort()
   for (const name of files) await ingestFile(store, join(SAMPLE_DIR, name))
   const handler = createHandler({
     kcore: {

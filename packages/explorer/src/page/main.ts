@@ -47,6 +47,7 @@ const radios = () => [...el.form.querySelectorAll<HTMLInputElement>('input[name=
 
 let state: ViewState = parseViewState(location.search)
 let inputMessage = '' // about what was typed (bad tokens, over the limit); cleared by the next change
+let apiAsnMessages: string[] = [] // the last render's ASN errors, kept while the ASNs stay the same
 let generation = 0 // renders overlap; only the newest may write to the page
 let shown: ShownData | undefined
 let trendPlot: uPlot | undefined
@@ -99,7 +100,7 @@ el.form.addEventListener('submit', (event) => {
   inputMessage = problems.join(' ')
   el.asnInput.value = invalid.join(' ')
   if (added.asns.length !== state.asns.length) update({ ...state, asns: added.asns })
-  else showAsnMessages([])
+  else showAsnMessages()
 })
 
 el.asnInput.addEventListener('keydown', (event) => {
@@ -189,7 +190,8 @@ async function render(): Promise<void> {
       dateErrors.add(answer.error.message)
     }
   }
-  showAsnMessages(asnErrors)
+  apiAsnMessages = asnErrors
+  showAsnMessages()
   el.dateError.textContent = [...dateErrors].join('\n')
   el.start.setAttribute('aria-invalid', String(dateErrors.size > 0))
   el.end.setAttribute('aria-invalid', String(dateErrors.size > 0))
@@ -256,8 +258,8 @@ function drawSnapshots(rows: SnapshotRow[], version: IpVersion): void {
   el.snapshotChart.dataset.state = 'ready'
 }
 
-function showAsnMessages(apiMessages: string[]): void {
-  el.asnError.textContent = [inputMessage, ...apiMessages].filter(Boolean).join('\n')
+function showAsnMessages(): void {
+  el.asnError.textContent = [inputMessage, ...apiAsnMessages].filter(Boolean).join('\n')
   el.asnInput.setAttribute('aria-invalid', String(el.asnError.textContent !== ''))
 }
 
