@@ -36,6 +36,8 @@ export async function launchChromium(): Promise<{
     acceptDownloads: true,
     viewport: { width: 1100, height: 900 },
   })
+  // CI runs this beside the whole suite on 2 cores: give waits room beyond Playwright's 30 s.
+  context.setDefaultTimeout(90_000)
   return {
     context,
     async close() {
