@@ -48,14 +48,18 @@ export function createEventRepository(
       return mustGet(id)
     },
     async trash(id) {
+      // One statement, but its count trigger locks the event's terms after the event row,
+      // the reverse of a term delete's cascade: retried when chosen as the deadlock victim.
       const row = validIds([id]).length
-        ? await db
-            .updateTable('cal_event')
-            .set({ status: 'trash', modified: ctx.now() })
-            .where('id', '=', id)
-            .where('status', '<>', 'trash')
-            .returning('id')
-            .executeTakeFirst()
+        ? await transact(db, (trx) =>
+            trx
+              .updateTable('cal_event')
+              .set({ status: 'trash', modified: ctx.now() })
+              .where('id', '=', id)
+              .where('status', '<>', 'trash')
+              .returning('id')
+              .executeTakeFirst(),
+          )
         : undefined
       if (row) return mustGet(id)
       if ((await getMany([id])).length > 0) throw new CalInTrashError('event', id)
