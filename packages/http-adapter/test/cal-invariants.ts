@@ -1,5 +1,12 @@
-import { sql } from 'kysely'
-import type { CalHarness } from './cal-harness.js'
+import { type Kysely, sql } from 'kysely'
+import type { ModelAnswer } from './cal-model.js'
+
+/** Where the checks look: the database, and the API's public reads. */
+export interface InvariantTarget {
+  // biome-ignore lint/suspicious/noExplicitAny: raw SQL only
+  db: Kysely<any>
+  get(path: string): Promise<ModelAnswer>
+}
 
 /** DELETE answers per record (`kind:id`): how many reported the deletion (200). */
 export type DeleteTally = Map<string, { kind: string; id: number; reported: number }>
@@ -12,10 +19,10 @@ export type DeleteTally = Map<string, { kind: string; id: number; reported: numb
  * the event list, its total and the by-id reads agree with each other and with the tables.
  */
 export async function calendarInvariantBreaks(
-  cal: CalHarness,
+  cal: InvariantTarget,
   deletes: DeleteTally,
 ): Promise<string[]> {
-  const db = cal.database.db
+  const db = cal.db
   const breaks: string[] = []
   const rows = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows
 
