@@ -3,6 +3,10 @@ import { testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCalStore } from '../src/index.js'
+import { insertVenue } from '../src/venue-repository.js'
+
+const NOW = new Date('2026-03-01T00:00:00Z')
+
 import {
   type CalDb,
   isTransientConflict,
@@ -48,18 +52,14 @@ describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
     await expect(
       transact(db, async (trx) => {
         runs++
-        await trx.insertInto('cal_venue').values(venue('Rolled back')).execute()
+        await insertVenue(trx, NOW, { name: 'Rolled back' })
         throw new Error('not transient')
       }),
     ).rejects.toThrow('not transient')
     expect(runs).toBe(1)
     let conflicts = 0
     const id = await transact(db, async (trx) => {
-      const row = await trx
-        .insertInto('cal_venue')
-        .values(venue(`Attempt ${conflicts}`))
-        .returning('id')
-        .executeTakeFirstOrThrow()
+      const row = await insertVenue(trx, NOW, { name: `Attempt ${conflicts}` })
       if (conflicts++ < 2) throw new WriteConflict('again')
       return row.id
     })
@@ -70,14 +70,7 @@ describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
   it.skipIf(name !== 'postgres')('settles a real deadlock by retrying the victim', async () => {
     const [a, b] = await Promise.all(
       ['Lock A', 'Lock B'].map(
-        async (n) =>
-          (
-            await db
-              .insertInto('cal_venue')
-              .values(venue(n))
-              .returning('id')
-              .executeTakeFirstOrThrow()
-          ).id,
+        async (n) => (await transact(db, (trx) => insertVenue(trx, NOW, { name: n }))).id,
       ),
     )
     let runs = 0
@@ -100,15 +93,3 @@ describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
     expect(runs).toBe(3)
   })
 })
-
-function venue(name: string) {
-  const now = new Date('2026-03-01T00:00:00Z')
-  return {
-    name,
-    slug: name.toLowerCase().replace(/ /g, '-'),
-    status: 'publish' as const,
-    author: 1,
-    created: now,
-    modified: now,
-  }
-}
