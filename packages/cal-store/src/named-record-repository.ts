@@ -89,6 +89,21 @@ export interface NamedRecordSpec<
   unlink(trx: CalDb, id: number): Promise<void>
 }
 
+/** Locks (`FOR UPDATE`, id order) the events linking record `id`, before the record itself. */
+async function lockLinkedEvents<
+  T extends NamedTable,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+>(trx: CalDb, spec: NamedRecordSpec<T, I, P>, id: number): Promise<void> {
+  await trx
+    .selectFrom('cal_event')
+    .select('id')
+    .where('id', 'in', spec.linkedEvents(trx, id))
+    .orderBy('id')
+    .forUpdate()
+    .execute()
+}
+
 /**
  * Trashes record `id` inside `trx` when it is not trashed yet (one conditional UPDATE decides,
  * so of concurrent trashes one wins) and unlinks it from every event: the spec's "events
@@ -107,13 +122,7 @@ async function trashAndUnlink<
   id: number,
   changes: NamedChanges,
 ): Promise<AnyRow | undefined> {
-  await trx
-    .selectFrom('cal_event')
-    .select('id')
-    .where('id', 'in', spec.linkedEvents(trx, id))
-    .orderBy('id')
-    .forUpdate()
-    .execute()
+  await lockLinkedEvents(trx, spec, id)
   const row = await trx
     .updateTable(spec.table as NamedTable)
     .set({ ...changes, status: 'trash' })
@@ -264,6 +273,8 @@ export function createNamedRecordRepository<
       // Slug lock before row lock, the order event writes take them in (they lock a new
       // record's slug, then share-lock the rows they reference): the other order deadlocks.
       if (base !== undefined) await lockUntilCommit(trx, slugLockKey(table, base))
+      // A PATCH to the trash unlinks (below): its events are locked before the record too.
+      if (patch.status === 'trash') await lockLinkedEvents(trx, spec, id)
       const current = await trx
         .selectFrom(table)
         .selectAll()
