@@ -6,7 +6,7 @@ import { eventTimes, passwordHashOf } from './event-write.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
-import { type CalDb, textOrNull } from './store-context.js'
+import { type CalDb, textOrNull, transact } from './store-context.js'
 
 const CHUNK = 500
 
@@ -35,8 +35,14 @@ async function checkIdsExist(
   taxonomy?: string,
 ): Promise<void> {
   for (const part of chunks([...ids], 5000)) {
-    let q = trx.selectFrom(table).select('id').where('id', 'in', part)
+    let q = trx.selectFrom(table).select('id').where('id', 'in', part).orderBy('id')
     if (taxonomy) q = q.where(sql.ref('taxonomy'), '=', taxonomy)
+    // Checked and locked in one statement, as single event writes do (see event-write.ts):
+    // venues and organizers must not be trashed and stay so until commit; terms are held
+    // against deletes in the count trigger's lock mode; events are never deleted.
+    if (table === 'cal_venue' || table === 'cal_organizer') {
+      q = q.where(sql.ref('status'), '<>', 'trash').forShare()
+    } else if (table === 'cal_term') q = q.forNoKeyUpdate()
     const found = new Set((await q.execute()).map((r) => r.id))
     const missing = part.find((id) => !found.has(id))
     if (missing !== undefined) throw new CalUnknownReferenceError(field, missing)
@@ -76,7 +82,7 @@ export async function createEventsInBulk(
     }),
   )
 
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     await sql`lock table cal_event in share row exclusive mode`.execute(trx)
     await checkIdsExist(
       trx,

@@ -7,7 +7,7 @@ import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
 import { createListCache, type ListCacheOptions } from './list-cache.js'
 import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
-import { inIdOrder, type StoreContext, validIds } from './store-context.js'
+import { inIdOrder, type StoreContext, transact, validIds } from './store-context.js'
 
 /** The event repository over `ctx`, its lists cached unless `listCache` is false. */
 export function createEventRepository(
@@ -37,25 +37,29 @@ export function createEventRepository(
   return {
     async create(input) {
       const hash = (await passwordHashOf(input.password)) ?? null
-      const id = await db.transaction().execute((trx) => insertEvent(trx, ctx.now(), input, hash))
+      const id = await transact(db, (trx) => insertEvent(trx, ctx.now(), input, hash))
       return mustGet(id)
     },
     createMany: (inputs) => createEventsInBulk(db, ctx.now(), inputs),
     async update(id, patch) {
       if (validIds([id]).length === 0) throw new CalNotFoundError('event', id)
       const hash = await passwordHashOf(patch.password)
-      await db.transaction().execute((trx) => patchEvent(trx, ctx.now(), id, patch, hash))
+      await transact(db, (trx) => patchEvent(trx, ctx.now(), id, patch, hash))
       return mustGet(id)
     },
     async trash(id) {
+      // One statement, but its count trigger locks the event's terms after the event row,
+      // the reverse of a term delete's cascade: retried when chosen as the deadlock victim.
       const row = validIds([id]).length
-        ? await db
-            .updateTable('cal_event')
-            .set({ status: 'trash', modified: ctx.now() })
-            .where('id', '=', id)
-            .where('status', '<>', 'trash')
-            .returning('id')
-            .executeTakeFirst()
+        ? await transact(db, (trx) =>
+            trx
+              .updateTable('cal_event')
+              .set({ status: 'trash', modified: ctx.now() })
+              .where('id', '=', id)
+              .where('status', '<>', 'trash')
+              .returning('id')
+              .executeTakeFirst(),
+          )
         : undefined
       if (row) return mustGet(id)
       if ((await getMany([id])).length > 0) throw new CalInTrashError('event', id)

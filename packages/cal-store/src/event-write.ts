@@ -9,7 +9,7 @@ import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
 import { allocateSlug, type CalDb, textOrNull, validIds } from './store-context.js'
-import { resolveTermRefs } from './term-repository.js'
+import { lockEventTerms, resolveTermRefs } from './term-repository.js'
 import { assertTimeZone } from './time-zone.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
 import { findOrInsertVenue } from './venue-repository.js'
@@ -67,12 +67,37 @@ export async function passwordHashOf(
   return password === null || password === '' ? null : hashPassword(password)
 }
 
+/**
+ * Checks that the venues or organizers `ids` exist and are not trashed, and holds them `FOR
+ * SHARE` (in id order) until commit: a concurrent trash (an UPDATE) waits for this write and
+ * then unlinks what it linked, or ran first and this write sees the trash (400, the serial
+ * order's answer). Checked without the lock, a trash could land between check and link.
+ */
+async function lockLiveRecords(
+  trx: CalDb,
+  table: 'cal_venue' | 'cal_organizer',
+  field: string,
+  ids: readonly number[],
+): Promise<void> {
+  const wanted = validIds(ids)
+  const rows = wanted.length
+    ? await trx
+        .selectFrom(table)
+        .select('id')
+        .where('id', 'in', wanted)
+        .where('status', '<>', 'trash')
+        .orderBy('id')
+        .forShare()
+        .execute()
+    : []
+  const live = new Set(rows.map((r) => r.id))
+  const missing = ids.find((id) => !live.has(id))
+  if (missing !== undefined) throw new CalUnknownReferenceError(field, missing)
+}
+
 async function resolveVenue(trx: CalDb, now: Date, ref: VenueRef): Promise<number> {
   if (typeof ref === 'number') {
-    const found = validIds([ref]).length
-      ? await trx.selectFrom('cal_venue').select('id').where('id', '=', ref).executeTakeFirst()
-      : undefined
-    if (!found) throw new CalUnknownReferenceError('venue', ref)
+    await lockLiveRecords(trx, 'cal_venue', 'venue', [ref])
     return ref
   }
   return findOrInsertVenue(trx, now, ref)
@@ -88,17 +113,15 @@ async function resolveOrganizers(
     trx,
     refs.filter((ref) => typeof ref !== 'number'),
   )
+  await lockLiveRecords(
+    trx,
+    'cal_organizer',
+    'organizer',
+    refs.filter((ref) => typeof ref === 'number'),
+  )
   const ids: number[] = []
   for (const ref of refs) {
     if (typeof ref === 'number') {
-      const found = validIds([ref]).length
-        ? await trx
-            .selectFrom('cal_organizer')
-            .select('id')
-            .where('id', '=', ref)
-            .executeTakeFirst()
-        : undefined
-      if (!found) throw new CalUnknownReferenceError('organizer', ref)
       ids.push(ref)
     } else {
       ids.push(await findOrInsertOrganizer(trx, now, ref))
@@ -185,6 +208,10 @@ export async function insertEvent(
     input.categories ?? [],
   )
   const tags = await resolveTermRefs(trx, 'cal_event_tag', 'tags', input.tags ?? [])
+  await lockEventTerms(trx, [
+    { field: 'categories', refs: input.categories ?? [], ids: categories },
+    { field: 'tags', refs: input.tags ?? [], ids: tags },
+  ])
   if (input.post_parent !== undefined && input.post_parent !== null) {
     await checkParentEvent(trx, input.post_parent)
   }
@@ -301,6 +328,22 @@ export async function patchEvent(
       patch.tags === undefined
         ? undefined
         : await resolveTermRefs(trx, 'cal_event_tag', 'tags', patch.tags ?? []),
+  }
+  if (relations.categories || relations.tags) {
+    // The terms it unlinks too: their counts change, and one lock statement keeps one order.
+    const linked = await trx
+      .selectFrom('cal_event_term')
+      .select('term_id')
+      .where('event_id', '=', id)
+      .execute()
+    await lockEventTerms(
+      trx,
+      [
+        { field: 'categories', refs: patch.categories ?? [], ids: relations.categories ?? [] },
+        { field: 'tags', refs: patch.tags ?? [], ids: relations.tags ?? [] },
+      ],
+      linked.map((r) => r.term_id),
+    )
   }
   const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
   const base = wantsSlug ? slugify(patch.slug as string, 'event') : undefined

@@ -24,6 +24,7 @@ import {
   type StoreContext,
   slugLockKey,
   textOrNull,
+  transact,
   validIds,
 } from './store-context.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
@@ -79,6 +80,58 @@ export interface NamedRecordSpec<
   eventsOf(
     eb: ExpressionBuilder<CalSchema & { v: ListedRow }, 'v'>,
   ): SelectQueryBuilder<CalSchema & { e: EventTable }, 'e', { id: number }>
+  /** Ids (as `event_id`) of the events linking record `id`. */
+  linkedEvents(
+    db: CalDb,
+    id: number,
+  ): SelectQueryBuilder<CalSchema, keyof CalSchema, { event_id: number }>
+  /** Removes every event's link to record `id` (on trash: events render without it). */
+  unlink(trx: CalDb, id: number): Promise<void>
+}
+
+/** Locks (`FOR UPDATE`, id order) the events linking record `id`, before the record itself. */
+async function lockLinkedEvents<
+  T extends NamedTable,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+>(trx: CalDb, spec: NamedRecordSpec<T, I, P>, id: number): Promise<void> {
+  await trx
+    .selectFrom('cal_event')
+    .select('id')
+    .where('id', 'in', spec.linkedEvents(trx, id))
+    .orderBy('id')
+    .forUpdate()
+    .execute()
+}
+
+/**
+ * Trashes record `id` inside `trx` when it is not trashed yet (one conditional UPDATE decides,
+ * so of concurrent trashes one wins) and unlinks it from every event: the spec's "events
+ * render without it" and "`?venue=` matches nothing" then hold in the data itself, for every
+ * reader. The linked events are locked first, in id order: event writes lock their event row
+ * before the records they name, so taking the record first would deadlock with them. Returns
+ * the trashed row, or `undefined` when there was nothing to trash.
+ */
+async function trashAndUnlink<
+  T extends NamedTable,
+  I extends NamedRecordInput,
+  P extends PatchOf<I>,
+>(
+  trx: CalDb,
+  spec: NamedRecordSpec<T, I, P>,
+  id: number,
+  changes: NamedChanges,
+): Promise<AnyRow | undefined> {
+  await lockLinkedEvents(trx, spec, id)
+  const row = await trx
+    .updateTable(spec.table as NamedTable)
+    .set({ ...changes, status: 'trash' })
+    .where('id', '=', id)
+    .where('status', '<>', 'trash')
+    .returningAll()
+    .executeTakeFirst()
+  if (row) await spec.unlink(trx, id)
+  return row
 }
 
 /**
@@ -173,6 +226,8 @@ export async function findOrInsertNamed<
   const name = requireName(spec.kind, input.name, spec.what)
   // Concurrent event writes naming the same new record would each insert one otherwise.
   await lockNames(trx, spec, [input])
+  // Held FOR SHARE until commit, the status re-checked after any wait: a concurrent trash
+  // either waits for this write (and then unlinks it) or is seen, as for a reference by id.
   const existing = await trx
     .selectFrom(spec.table as NamedTable)
     .select('id')
@@ -180,6 +235,7 @@ export async function findOrInsertNamed<
     .where('status', '<>', 'trash')
     .orderBy('id')
     .limit(1)
+    .forShare()
     .executeTakeFirst()
   return existing ? existing.id : (await insertRow(trx, now, spec, input)).id
 }
@@ -213,10 +269,12 @@ export function createNamedRecordRepository<
     if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
     const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
     const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
-    return db.transaction().execute(async (trx) => {
+    return transact(db, async (trx) => {
       // Slug lock before row lock, the order event writes take them in (they lock a new
       // record's slug, then share-lock the rows they reference): the other order deadlocks.
       if (base !== undefined) await lockUntilCommit(trx, slugLockKey(table, base))
+      // A PATCH to the trash unlinks (below): its events are locked before the record too.
+      if (patch.status === 'trash') await lockLinkedEvents(trx, spec, id)
       const current = await trx
         .selectFrom(table)
         .selectAll()
@@ -232,6 +290,12 @@ export function createNamedRecordRepository<
       for (const f of spec.textFields) {
         const value = (patch as Partial<Record<TextColumn, string | null>>)[f]
         if (value !== undefined) changes[f] = textOrNull(value)
+      }
+      if (changes.status === 'trash' && current.status !== 'trash') {
+        // A PATCH to the trash is a trash: it unlinks the record too.
+        delete changes.status
+        const trashed = await trashAndUnlink(trx, spec, id, {})
+        if (!trashed) throw new CalInTrashError(kind, id)
       }
       const row = await retryOnUniqueViolation(
         trx,
@@ -303,18 +367,13 @@ export function createNamedRecordRepository<
   }
 
   return {
-    create: (input: I) =>
-      db.transaction().execute((trx) => insertNamed(trx, ctx.now(), spec, input)),
+    create: (input: I) => transact(db, (trx) => insertNamed(trx, ctx.now(), spec, input)),
     update,
     async trash(id: number): Promise<Row<T>> {
       if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
-      const row = await db
-        .updateTable(table)
-        .set({ status: 'trash', modified: ctx.now() })
-        .where('id', '=', id)
-        .where('status', '<>', 'trash')
-        .returningAll()
-        .executeTakeFirst()
+      const row = await transact(db, (trx) =>
+        trashAndUnlink(trx, spec, id, { modified: ctx.now() }),
+      )
       if (row) return asRecord(row)
       if (await get(id)) throw new CalInTrashError(kind, id)
       throw new CalNotFoundError(kind, id)

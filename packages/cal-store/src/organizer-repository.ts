@@ -23,6 +23,11 @@ const ORGANIZERS: NamedRecordSpec<'cal_organizer', OrganizerInput, OrganizerPatc
       .innerJoin('cal_event as e', 'e.id', 'eo.event_id')
       .select('e.id')
       .whereRef('eo.organizer_id', '=', 'v.id'),
+  linkedEvents: (db, id) =>
+    db.selectFrom('cal_event_organizer').select('event_id').where('organizer_id', '=', id),
+  async unlink(trx, id) {
+    await trx.deleteFrom('cal_event_organizer').where('organizer_id', '=', id).execute()
+  },
 }
 
 /** Creates an organizer inside the open transaction `trx`. */

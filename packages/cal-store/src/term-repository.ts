@@ -16,11 +16,15 @@ import {
   emptyList,
   inIdOrder,
   lockAllUntilCommit,
+  lockUntilCommit,
   pageOf,
   type StoreContext,
   slugLockKey,
   textOrNull,
+  transact,
+  treeLockKey,
   validIds,
+  WriteConflict,
 } from './store-context.js'
 import type { Taxonomy, Term, TermInput, TermListFilter, TermPatch } from './term.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
@@ -125,6 +129,8 @@ export async function insertTerm(
 ): Promise<number> {
   rejectNul(input)
   const name = requireName('name', input.name, 'a term')
+  // A child of a term being deleted would be left under a gone parent: queue on the tree.
+  if (input.parent) await lockUntilCommit(trx, treeLockKey(taxonomy))
   const parent = await checkParent(trx, taxonomy, input.parent)
   const existing = await siblingNamed(trx, taxonomy, parent, name)
   if (existing !== undefined) throw new CalTermExistsError(name, existing)
@@ -217,6 +223,44 @@ export async function resolveTermRefs(
   return [...new Set(ids)]
 }
 
+/** The term references of one field of an event write, and the ids they resolved to. */
+export interface ResolvedTerms {
+  field: string
+  refs: readonly (number | string)[]
+  ids: readonly number[]
+}
+
+/**
+ * Locks, in one statement in id order, the terms an event write links (`resolved`) and unlinks
+ * (`unlinked`), `FOR NO KEY UPDATE`: the lock the term-count trigger takes anyway, so it is
+ * never upgraded while a delete waits (deadlock), and a delete of one of them (which needs
+ * `FOR UPDATE`) waits for this write, or this write sees the term gone. A gone term given by id
+ * is `CalUnknownReferenceError`, as in the serial order; one a name resolved to is a
+ * {@link WriteConflict}: the retry resolves the name again (and creates it).
+ */
+export async function lockEventTerms(
+  trx: CalDb,
+  resolved: readonly ResolvedTerms[],
+  unlinked: readonly number[] = [],
+): Promise<void> {
+  const wanted = [...new Set([...resolved.flatMap((r) => r.ids), ...unlinked])]
+  if (wanted.length === 0) return
+  const rows = await trx
+    .selectFrom('cal_term')
+    .select('id')
+    .where('id', 'in', wanted)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute()
+  const live = new Set(rows.map((r) => r.id))
+  for (const { field, refs, ids } of resolved) {
+    const gone = ids.find((id) => !live.has(id))
+    if (gone === undefined) continue
+    if (refs.includes(gone)) throw new CalUnknownReferenceError(field, gone)
+    throw new WriteConflict(`${field}: term ${gone} was deleted while the write resolved it`)
+  }
+}
+
 /** The repository of one taxonomy over `ctx`. */
 export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): TermRepository {
   const { db } = ctx
@@ -240,7 +284,13 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
   async function update(id: number, patch: TermPatch): Promise<Term> {
     rejectNul(patch)
     if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
-    await db.transaction().execute(async (trx) => {
+    const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
+    const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
+    await transact(db, async (trx) => {
+      // Tree lock, then slug lock, then the row: the order creates, deletes and event writes
+      // (slug locks of new names, then term rows) take them in.
+      if (patch.parent !== undefined) await lockUntilCommit(trx, treeLockKey(taxonomy))
+      if (base !== undefined) await lockUntilCommit(trx, slugLockKey('cal_term', base, taxonomy))
       const current = await trx
         .selectFrom('cal_term')
         .selectAll()
@@ -267,8 +317,6 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
       if (patch.description !== undefined) changes.description = textOrNull(patch.description)
       const existing = await siblingNamed(trx, taxonomy, parent, name, id)
       if (existing !== undefined) throw new CalTermExistsError(name, existing)
-      const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
-      const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
       try {
         await retryOnUniqueViolation(
           trx,
@@ -355,27 +403,43 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
   return {
     taxonomy,
     async create(input) {
-      const id = await db.transaction().execute((trx) => insertTerm(trx, taxonomy, input))
+      const id = await transact(db, (trx) => insertTerm(trx, taxonomy, input))
       const term = await get(id)
       if (!term) throw new CalNotFoundError(kind, id)
       return term
     },
     update,
     async delete(id) {
-      return db.transaction().execute(async (trx) => {
-        const rows = await trx
+      if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
+      return transact(db, async (trx) => {
+        // Its children change parent: no move or create may run beside it (tree lock), and the
+        // term and its children are locked in id order, the order event writes lock terms in.
+        await lockUntilCommit(trx, treeLockKey(taxonomy))
+        await trx
+          .selectFrom('cal_term')
+          .select('id')
+          .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
+          .orderBy('id')
+          .forUpdate()
+          .execute()
+        const row = await trx
           .selectFrom(termsWithCount(trx, taxonomy).as('t'))
           .selectAll()
-          .where('t.id', '=', validIds([id]).length ? id : 0)
-          .execute()
-        const row = rows[0]
+          .where('t.id', '=', id)
+          .executeTakeFirst()
         if (!row) throw new CalNotFoundError(kind, id)
         await trx
           .updateTable('cal_term')
           .set({ parent_id: row.parent_id })
           .where('parent_id', '=', id)
           .execute()
-        await trx.deleteFrom('cal_term').where('id', '=', id).execute()
+        // The statement that deletes the row decides who deleted it.
+        const gone = await trx
+          .deleteFrom('cal_term')
+          .where('id', '=', id)
+          .returning('id')
+          .executeTakeFirst()
+        if (!gone) throw new CalNotFoundError(kind, id)
         return toTerm(row)
       })
     },

@@ -54,6 +54,11 @@ const VENUES: NamedRecordSpec<'cal_venue', VenueInput, VenuePatch> = {
   ofEvent: (db, event) => db.selectFrom('cal_event').select('venue_id').where('id', '=', event),
   eventsOf: (eb) =>
     eb.selectFrom('cal_event as e').select('e.id').whereRef('e.venue_id', '=', 'v.id'),
+  linkedEvents: (db, id) =>
+    db.selectFrom('cal_event').select('id as event_id').where('venue_id', '=', id),
+  async unlink(trx, id) {
+    await trx.updateTable('cal_event').set({ venue_id: null }).where('venue_id', '=', id).execute()
+  },
 }
 
 /** Creates a venue inside the open transaction `trx`. */
