@@ -7,6 +7,7 @@ import { checkAuthor, rejectNul } from './input-guard.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
 import { type CalDb, textOrNull, transact } from './store-context.js'
+import { timestampParam } from './timestamp-param.js'
 
 const CHUNK = 500
 
@@ -157,8 +158,8 @@ export async function createEventsInBulk(
         slug: slugs[c * CHUNK + j] as string,
         image: textOrNull(p.input.image),
         all_day: p.input.all_day ?? false,
-        start_utc: p.times.start,
-        end_utc: p.times.end,
+        start_utc: timestampParam(p.times.start),
+        end_utc: timestampParam(p.times.end),
         timezone: p.zone,
         cost: serializeCost(p.input.cost),
         website: textOrNull(p.input.website),

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { BEFORE_ANY_DATE } from './date-range.js'
 import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
 import { EVENT_COLUMNS, toEvents } from './event-rows.js'
@@ -7,6 +8,7 @@ import type { ListResult } from './page.js'
 import { containsPattern, searchWords } from './search-words.js'
 import { type CalDb, checkListLength, emptyList, pageOf, validIds } from './store-context.js'
 import type { Taxonomy } from './term.js'
+import { timestampParam } from './timestamp-param.js'
 
 /** Mean earth radius in km used by the great-circle filter. */
 export const EARTH_RADIUS_KM = 6371
@@ -51,7 +53,9 @@ const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b))
  * No event ending at or after `endsFrom` can start before `endsFrom` minus the longest stored
  * duration. The list orders by start, so this redundant bound lets page 1 of an "upcoming"
  * window walk the start index from the window instead of from the oldest event (one probe of
- * the duration index; null on an empty table).
+ * the duration index). Null on an empty table, and null when the bound falls before every
+ * storable date: an event may span 1000…9999, and `endsFrom` minus 9,000 years is a year
+ * no SQL timestamp takes (and would filter nothing anyway).
  */
 async function earliestPossibleStart(db: CalDb, endsFrom: Date): Promise<Date | null> {
   const row = await db
@@ -59,7 +63,9 @@ async function earliestPossibleStart(db: CalDb, endsFrom: Date): Promise<Date | 
     .select(sql<number | null>`extract(epoch from max(end_utc - start_utc))::float8`.as('s'))
     .executeTakeFirst()
   const seconds = row?.s
-  return seconds == null ? null : new Date(endsFrom.getTime() - seconds * 1000)
+  if (seconds == null) return null
+  const bound = endsFrom.getTime() - seconds * 1000
+  return bound > BEFORE_ANY_DATE.getTime() ? new Date(bound) : null
 }
 
 /** One page of events matching `filter`, plus the total; see {@link EventListFilter}. */
@@ -90,17 +96,17 @@ export async function listEvents(
     q = q.where('e.id', 'in', ids)
   } else {
     const { window } = filter
-    if (window?.start) q = q.where('e.end_utc', '>=', window.start)
-    if (window?.end) q = q.where('e.start_utc', '<=', window.end)
-    if (filter.starts_before) q = q.where('e.start_utc', '<', filter.starts_before)
-    if (filter.starts_after) q = q.where('e.start_utc', '>', filter.starts_after)
-    if (filter.ends_before) q = q.where('e.end_utc', '<', filter.ends_before)
-    if (filter.ends_after) q = q.where('e.end_utc', '>', filter.ends_after)
+    if (window?.start) q = q.where('e.end_utc', '>=', timestampParam(window.start))
+    if (window?.end) q = q.where('e.start_utc', '<=', timestampParam(window.end))
+    if (filter.starts_before) q = q.where('e.start_utc', '<', timestampParam(filter.starts_before))
+    if (filter.starts_after) q = q.where('e.start_utc', '>', timestampParam(filter.starts_after))
+    if (filter.ends_before) q = q.where('e.end_utc', '<', timestampParam(filter.ends_before))
+    if (filter.ends_after) q = q.where('e.end_utc', '>', timestampParam(filter.ends_after))
     if (!filter.include_hidden) q = q.where('e.hide_from_listings', '=', false)
     const endsFrom = latest(window?.start, filter.ends_after)
     if (endsFrom) {
       const startsFrom = await earliestPossibleStart(db, endsFrom)
-      if (startsFrom) q = q.where('e.start_utc', '>=', startsFrom)
+      if (startsFrom) q = q.where('e.start_utc', '>=', timestampParam(startsFrom))
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely'
 import { allDayBounds } from './all-day.js'
+import { assertDateInRange } from './date-range.js'
 import { CalNotFoundError, CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
@@ -11,6 +12,7 @@ import { slugify } from './slug.js'
 import { allocateSlug, type CalDb, textOrNull, validIds } from './store-context.js'
 import { lockEventTerms, resolveTermRefs } from './term-repository.js'
 import { assertTimeZone } from './time-zone.js'
+import { timestampParam } from './timestamp-param.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
 import { findOrInsertVenue } from './venue-repository.js'
 
@@ -52,6 +54,8 @@ export function eventTimes(
   allDay: boolean,
 ): { start: Date; end: Date } {
   assertTimeZone(zone)
+  assertDateInRange(start, zone, 'start_date')
+  assertDateInRange(end, zone, 'end_date')
   const times = allDay ? allDayBounds(start, end, zone) : { start, end }
   if (times.end.getTime() < times.start.getTime()) {
     throw new CalValidationError('end_date', 'the event ends before it starts')
@@ -225,8 +229,8 @@ export async function insertEvent(
     description: input.description ?? '',
     excerpt: input.excerpt ?? '',
     all_day: input.all_day ?? false,
-    start_utc: times.start,
-    end_utc: times.end,
+    start_utc: timestampParam(times.start),
+    end_utc: timestampParam(times.end),
     timezone: zone,
     cost: serializeCost(input.cost),
     post_parent: input.post_parent ?? null,
@@ -303,8 +307,8 @@ export async function patchEvent(
       zone,
       allDay,
     )
-    changes.start_utc = times.start
-    changes.end_utc = times.end
+    changes.start_utc = timestampParam(times.start)
+    changes.end_utc = timestampParam(times.end)
     changes.timezone = zone
     changes.all_day = allDay
   }

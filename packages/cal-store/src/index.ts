@@ -8,8 +8,18 @@
  * const venue = await store.venues.create({ name: 'Town Hall', geo_lat: 52.37, geo_lng: 4.89 })
  * await store.events.create({ title: 'Concert', start, end, timezone: 'Europe/Amsterdam', venue: venue.id })
  */
+
+export { allDayBounds } from './all-day.js'
 export type { CalStore } from './cal-store.js'
 export { type CalStoreOptions, createCalStore } from './create-cal-store.js'
+export {
+  assertDateInRange,
+  BEFORE_ANY_DATE,
+  DATE_RANGE_MESSAGE,
+  isWallTimeInRange,
+  MAX_YEAR,
+  MIN_YEAR,
+} from './date-range.js'
 export {
   CalInTrashError,
   CalNotFoundError,
@@ -29,6 +39,7 @@ export type {
   TermRef,
   VenueRef,
 } from './event.js'
+export { eventTimes } from './event-write.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type {
   Organizer,
@@ -47,12 +58,16 @@ export { type SeedDemoOptions, seedDemoCalendar } from './seed-demo-calendar.js'
 export { POST_STATUSES, type PostStatus, type RecordKind } from './status.js'
 export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch } from './term.js'
 export {
+  addDays,
   assertTimeZone,
   formatLocalDateTime,
+  formatWallTime,
   fromLocalDateTime,
+  isRealWallTime,
   isValidTimeZone,
   type LocalDateTime,
   toLocalDateTime,
   zoneOffsetMinutes,
 } from './time-zone.js'
+export { timezoneAbbreviation } from './time-zone-abbreviation.js'
 export type { Venue, VenueInput, VenueListFilter, VenuePatch } from './venue.js'

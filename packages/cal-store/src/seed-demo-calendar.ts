@@ -1,5 +1,5 @@
 import type { CalStore } from './cal-store.js'
-import { fromLocalDateTime, toLocalDateTime } from './time-zone.js'
+import { addDays, fromLocalDateTime, toLocalDateTime } from './time-zone.js'
 
 /** Options of {@link seedDemoCalendar}. */
 export interface SeedDemoOptions {
@@ -9,19 +9,8 @@ export interface SeedDemoOptions {
 
 /** Wall-clock `hour:minute` in `zone`, `days` days after the day of `now` in that zone. */
 function at(now: Date, zone: string, days: number, hour: number, minute = 0): Date {
-  const today = toLocalDateTime(now, zone)
-  const day = new Date(Date.UTC(today.year, today.month - 1, today.day + days))
-  return fromLocalDateTime(
-    {
-      year: day.getUTCFullYear(),
-      month: day.getUTCMonth() + 1,
-      day: day.getUTCDate(),
-      hour,
-      minute,
-      second: 0,
-    },
-    zone,
-  )
+  const day = addDays(toLocalDateTime(now, zone), days)
+  return fromLocalDateTime({ ...day, hour, minute, second: 0 }, zone)
 }
 
 /**

@@ -1,25 +1,11 @@
+import { Temporal } from 'temporal-polyfill'
 import { CalValidationError } from './errors.js'
 
-const OFFSET_ZONE = /^UTC(?:([+-])(\d{1,2})(?::([0-5]\d))?)?$/
-const formatters = new Map<string, Intl.DateTimeFormat>()
+// Every zone computation goes through Temporal (temporal-polyfill): IANA rules from the
+// runtime's tz data, the proleptic ISO calendar for every year, offsets to the second (LMT
+// eras have seconds) and the standard gap/overlap disambiguation. No hand-written offsets.
 
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone)
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-    formatters.set(zone, f)
-  }
-  return f
-}
+const OFFSET_ZONE = /^UTC(?:([+-])(\d{1,2})(?::([0-5]\d))?)?$/
 
 /** Minutes east of UTC for a fixed `UTC±H[:MM]` zone, or `undefined` for anything else. */
 function fixedOffsetMinutes(zone: string): number | undefined {
@@ -28,6 +14,26 @@ function fixedOffsetMinutes(zone: string): number | undefined {
   if (!m[1]) return 0
   const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0)
   return m[1] === '-' ? -minutes : minutes
+}
+
+const temporalZones = new Map<string, string>()
+
+/** The Temporal time-zone id of a zone: an IANA name as is, `UTC+5:30` as `+05:30`. */
+function temporalZone(zone: string): string {
+  let id = temporalZones.get(zone)
+  if (id === undefined) {
+    const fixed = fixedOffsetMinutes(zone)
+    if (fixed === undefined || !/^UTC[+-]/.test(zone)) id = zone
+    else {
+      const abs = Math.abs(fixed)
+      const p = (n: number) => String(n).padStart(2, '0')
+      id = `${fixed < 0 ? '-' : '+'}${p(Math.floor(abs / 60))}:${p(abs % 60)}`
+    }
+    // Throws RangeError on an unknown zone; only valid ones are cached.
+    Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(id)
+    temporalZones.set(zone, id)
+  }
+  return id
 }
 
 /**
@@ -39,7 +45,7 @@ export function isValidTimeZone(zone: string): boolean {
   if (fixed !== undefined) return Math.abs(fixed) <= 14 * 60
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false
   try {
-    formatter(zone)
+    temporalZone(zone)
     return true
   } catch {
     return false
@@ -61,73 +67,80 @@ export interface LocalDateTime {
   second: number
 }
 
-/** The wall-clock time of `instant` in `zone` (IANA or `UTC±H[:MM]`). */
+/** The zoned date-time of `instant` (whole seconds of it) in `zone`. */
+export function zonedDateTime(instant: Date, zone: string): Temporal.ZonedDateTime {
+  const ms = Math.floor(instant.getTime() / 1000) * 1000
+  return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(temporalZone(zone))
+}
+
+/** The wall-clock time of `instant` in `zone` (IANA or `UTC±H[:MM]`), to the second. */
 export function toLocalDateTime(instant: Date, zone: string): LocalDateTime {
-  const fixed = fixedOffsetMinutes(zone)
-  if (fixed !== undefined) {
-    const d = new Date(instant.getTime() + fixed * 60_000)
-    return {
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth() + 1,
-      day: d.getUTCDate(),
-      hour: d.getUTCHours(),
-      minute: d.getUTCMinutes(),
-      second: d.getUTCSeconds(),
-    }
-  }
-  const parts: Record<string, number> = {}
-  for (const p of formatter(zone).formatToParts(instant)) {
-    if (p.type !== 'literal') parts[p.type] = Number(p.value)
-  }
+  const z = zonedDateTime(instant, zone)
   return {
-    year: parts.year ?? 0,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
+    year: z.year,
+    month: z.month,
+    day: z.day,
+    hour: z.hour,
+    minute: z.minute,
+    second: z.second,
   }
 }
 
-/** Offset of `zone` from UTC at `instant`, in minutes east (New York in winter: -300). */
+/** Offset of `zone` from UTC at `instant`, in whole minutes east (New York in winter: -300). */
 export function zoneOffsetMinutes(instant: Date, zone: string): number {
-  const l = toLocalDateTime(instant, zone)
-  const asUtc = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second)
-  const whole = Math.floor(instant.getTime() / 1000) * 1000
-  return Math.round((asUtc - whole) / 60_000)
+  return Math.round(zonedDateTime(instant, zone).offsetNanoseconds / 60e9)
+}
+
+/**
+ * True when `local` is a real wall time (no 2026-02-30, no 24:00), in the proleptic Gregorian
+ * calendar for every year.
+ */
+export function isRealWallTime(local: LocalDateTime): boolean {
+  if (
+    ![local.year, local.month, local.day, local.hour, local.minute, local.second].every(
+      Number.isInteger,
+    )
+  )
+    return false
+  try {
+    Temporal.PlainDateTime.from(local, { overflow: 'reject' })
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**
  * The UTC instant at which clocks in `zone` show `local`. A wall time skipped by a DST jump
  * maps forward by the jump (02:30 on a spring-forward day in New York → 03:30 EDT); a repeated
- * wall time (fall back) maps to its first occurrence.
+ * wall time (fall back) maps to its first occurrence (Temporal's `compatible`).
  */
 export function fromLocalDateTime(local: LocalDateTime, zone: string): Date {
-  const wall = Date.UTC(
-    local.year,
-    local.month - 1,
-    local.day,
-    local.hour,
-    local.minute,
-    local.second,
-  )
-  const fixed = fixedOffsetMinutes(zone)
-  if (fixed !== undefined) return new Date(wall - fixed * 60_000)
-  // Offsets a day before and after bracket every transition near this wall time.
-  const before = zoneOffsetMinutes(new Date(wall - 86_400_000), zone)
-  const after = zoneOffsetMinutes(new Date(wall + 86_400_000), zone)
-  const candidates = [...new Set([before, after])]
-    .map((offset) => wall - offset * 60_000)
-    .filter((t) => zoneOffsetMinutes(new Date(t), zone) * 60_000 === wall - t)
-    .sort((a, b) => a - b)
-  if (candidates[0] !== undefined) return new Date(candidates[0])
-  // In a gap: shift by the offset in force before the jump (moves the time forward).
-  return new Date(wall - before * 60_000)
+  const wall = Temporal.PlainDateTime.from(local, { overflow: 'reject' })
+  const z = wall.toZonedDateTime(temporalZone(zone), { disambiguation: 'compatible' })
+  return new Date(z.epochMilliseconds)
+}
+
+/** The same wall-clock time `days` calendar days later (earlier when negative). */
+export function addDays(local: LocalDateTime, days: number): LocalDateTime {
+  const d = Temporal.PlainDateTime.from(local, { overflow: 'reject' }).add({ days })
+  return {
+    year: d.year,
+    month: d.month,
+    day: d.day,
+    hour: d.hour,
+    minute: d.minute,
+    second: d.second,
+  }
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of a wall time. */
+export function formatWallTime(w: LocalDateTime): string {
+  const p = (n: number, width = 2) => String(n).padStart(width, '0')
+  return `${p(w.year, 4)}-${p(w.month)}-${p(w.day)} ${p(w.hour)}:${p(w.minute)}:${p(w.second)}`
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of `instant` in `zone`. */
 export function formatLocalDateTime(instant: Date, zone: string): string {
-  const l = toLocalDateTime(instant, zone)
-  const p = (n: number, w = 2) => String(n).padStart(w, '0')
-  return `${p(l.year, 4)}-${p(l.month)}-${p(l.day)} ${p(l.hour)}:${p(l.minute)}:${p(l.second)}`
+  return formatWallTime(toLocalDateTime(instant, zone))
 }

@@ -1,6 +1,7 @@
 import type { SnapshotMetadata } from './as-graph.js'
 import { AsRelParseError } from './as-rel-parse-error.js'
 import { EdgeList } from './edge-list.js'
+import { MAX_ASN } from './max-asn.js'
 
 const LF = 10
 const CR = 13
@@ -12,7 +13,6 @@ const MINUS = 45
 const ZERO = 48
 const ONE = 49
 const NINE = 57
-const MAX_ASN = 0xffffffff
 const MAX_LINE_BYTES = 1 << 20
 
 const metadataKeys: [prefix: string, key: keyof SnapshotMetadata][] = [

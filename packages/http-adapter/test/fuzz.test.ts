@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { createCalStore, seedDemoCalendar } from '@cal/store'
+import { createCalStore, MAX_YEAR, MIN_YEAR, seedDemoCalendar } from '@cal/store'
 import type { Database } from '@kcore/db'
 import { openPgliteDatabase } from '@kcore/db'
 import { decomposeSnapshot } from '@kcore/engine'
@@ -101,7 +101,46 @@ const nasty = fc.constantFrom(
   '2024-02-30',
   '2024-13-01',
 )
-const token = fc.oneof(fc.string({ maxLength: 20 }), nasty)
+const y4 = (y: number) => (y < 0 ? `-${String(-y).padStart(6, '0')}` : String(y).padStart(4, '0'))
+/**
+ * Boundary dates derived from each schema's rule: the k-core dates (0001-01-01…9999-12-31) and
+ * the calendar's (MIN_YEAR…MAX_YEAR in the zone read) just inside and just outside, as dates,
+ * date-times, with far offsets and as Unix seconds; plus the years Date.UTC misreads.
+ */
+const dateBank = fc.constantFrom(
+  ...[
+    0,
+    1,
+    99,
+    100,
+    999,
+    MIN_YEAR - 1,
+    MIN_YEAR,
+    1582,
+    1900,
+    1969,
+    1970,
+    2038,
+    MAX_YEAR,
+    MAX_YEAR + 1,
+  ].flatMap((y) => [`${y4(y)}-01-01`, `${y4(y)}-12-31`, `${y4(y)}-02-29`]),
+  '0050-01-01 10:00:00',
+  `${y4(MIN_YEAR - 1)}-12-31 23:59:59`,
+  `${MIN_YEAR}-01-01 00:00:00`,
+  `${MIN_YEAR}-01-01 00:00:00+14:00`,
+  `${MAX_YEAR}-12-31 23:59:59`,
+  `${MAX_YEAR}-12-31 23:59:59-12:00`,
+  '2027-01-01 00:00:00',
+  '+275760-09-13',
+  '-271821-04-20',
+  String(Date.UTC(MIN_YEAR, 0, 1) / 1000 - 1),
+  String(Date.UTC(MAX_YEAR, 11, 31, 23, 59, 59) / 1000 + 1),
+  '8640000000000',
+  '99999999999999999',
+  '542386800',
+  '-1',
+)
+const token = fc.oneof(fc.string({ maxLength: 20 }), nasty, dateBank)
 const segment = fc.oneof(
   token.map((s) => encodeURIComponent(s)),
   fc.nat().map(String),
@@ -293,6 +332,45 @@ const calPaths = paths('/cal/events/v1', [
 ])
 
 describe('fuzzing the handler', () => {
+  it('date bank: events made of boundary dates never break a list or a trend', async () => {
+    const dateQuery = fc
+      .array(
+        fc.tuple(
+          fc.constantFrom(
+            'start_date',
+            'end_date',
+            'starts_before',
+            'starts_after',
+            'ends_before',
+            'ends_after',
+          ),
+          dateBank,
+        ),
+        { maxLength: 3 },
+      )
+      .map((pairs) => new URLSearchParams(pairs).toString())
+    await fc.assert(
+      fc.asyncProperty(
+        dateBank,
+        dateBank,
+        fc.constantFrom('UTC', 'America/Los_Angeles', 'Pacific/Kiritimati', 'Etc/GMT+12'),
+        dateQuery,
+        fc.boolean(),
+        async (start, end, timezone, q, strict) => {
+          const body = JSON.stringify({ title: 'bank', start_date: start, end_date: end, timezone })
+          await check('/cal/events/v1/events', 'POST', body, 'application/json', `Bearer ${TOKEN}`)
+          const tail = `${q}${strict ? '&strict_dates=1' : ''}`
+          for (const list of ['/events', '/events?search=bank', `/events?${tail}`])
+            await check(`/cal/events/v1${list}`, 'GET', undefined, undefined, undefined)
+          await check(`/api/trends/701?${q}`, 'GET', undefined, undefined, undefined)
+          const trends = JSON.stringify({ asns: [701], start_date: start, end_date: end })
+          await check('/api/trends', 'POST', trends, 'application/json', undefined)
+        },
+      ),
+      { numRuns: Math.min(RUNS, 100) },
+    )
+  }, 600_000)
+
   it(`k-core API: ${RUNS} hostile requests, no 5xx, envelopes, refused writes change nothing`, async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,7 +1,5 @@
+import { MAX_ASN } from '@kcore/engine'
 import { sql } from 'kysely'
-
-/** Largest 32-bit AS number. */
-export const MAX_ASN = 4_294_967_295
 
 /** True for an integer AS number 0..4294967295. */
 export function isAsn(value: number): boolean {

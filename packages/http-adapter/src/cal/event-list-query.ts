@@ -3,7 +3,7 @@ import { fromLocalDateTime } from '@cal/store'
 import { z } from 'zod'
 import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
-import { type DateInput, isDateInput, parseDateInput } from './parse-date-input.js'
+import { type DateInput, isDateInput, parseDateInput, readDateInput } from './parse-date-input.js'
 import { idList, idParam, pagingQuery, queryBoolean, stringList } from './query-schemas.js'
 import { statusQuery } from './status-query.js'
 import { endOfDay, startOfDay } from './wall-time.js'
@@ -11,7 +11,10 @@ import { endOfDay, startOfDay } from './wall-time.js'
 const dateQuery = (description: string) =>
   z
     .string()
-    .refine(isDateInput, 'must be a date (YYYY-MM-DD) or date-time (YYYY-MM-DD HH:MM:SS)')
+    .refine(
+      isDateInput,
+      'must be a date (YYYY-MM-DD), date-time (YYYY-MM-DD HH:MM:SS) or Unix timestamp',
+    )
     .optional()
     .describe(description)
 
@@ -87,9 +90,12 @@ export function toEventFilter(
   const now = ctx.now()
   const zone = ctx.timezone
   const strict = q.strict_dates === true
-  const bound = (text: string | undefined, side: 'lower' | 'upper'): Date | undefined => {
-    if (text === undefined) return undefined
-    const parsed = parseDateInput(text, zone, now) as DateInput
+  // Without strict_dates the time of day is replaced as the original does: 00:00:00 for
+  // `start_date`, 23:59:59 for `end_date` and all four relative bounds.
+  const bound = (field: keyof EventListQuery, side: 'lower' | 'upper'): Date | undefined => {
+    const text = q[field]
+    if (typeof text !== 'string') return undefined
+    const parsed = readDateInput(text, zone, now, field)
     if (strict && !parsed.dateOnly) return parsed.instant
     const wall = side === 'lower' ? startOfDay(parsed.wall) : endOfDay(parsed.wall)
     return fromLocalDateTime(wall, zone)
@@ -99,10 +105,13 @@ export function toEventFilter(
     q.starts_after !== undefined ||
     q.ends_before !== undefined ||
     q.ends_after !== undefined
-  let windowStart = bound(q.start_date, 'lower')
-  let windowEnd = bound(q.end_date, 'upper')
+  let windowStart = bound('start_date', 'lower')
+  let windowEnd = bound('end_date', 'upper')
   if (!explicit) {
-    if (windowStart === undefined) windowStart = bound('today', 'lower')
+    if (windowStart === undefined) {
+      const today = parseDateInput('today', zone, now) as DateInput
+      windowStart = today.instant
+    }
     if (windowEnd === undefined) {
       // Whole seconds, the precision of the API's dates: every default list in the same
       // second is then the same filter, so the store's list cache can serve it.
@@ -113,10 +122,10 @@ export function toEventFilter(
   }
   const filter: Omit<EventListFilter, 'status' | 'privileged' | 'limit' | 'offset'> = {
     window: windowStart || windowEnd ? { start: windowStart, end: windowEnd } : undefined,
-    starts_before: bound(q.starts_before, 'upper'),
-    starts_after: bound(q.starts_after, 'lower'),
-    ends_before: bound(q.ends_before, 'upper'),
-    ends_after: bound(q.ends_after, 'lower'),
+    starts_before: bound('starts_before', 'upper'),
+    starts_after: bound('starts_after', 'upper'),
+    ends_before: bound('ends_before', 'upper'),
+    ends_after: bound('ends_after', 'upper'),
     search: q.search?.trim() ? q.search : undefined,
     categories: termRefs(q.categories),
     tags: termRefs(q.tags),

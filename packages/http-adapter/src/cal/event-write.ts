@@ -1,33 +1,30 @@
 import type { CalEvent, EventInput, EventPatch } from '@cal/store'
-import { fromLocalDateTime, toLocalDateTime } from '@cal/store'
-import { invalidParams } from './cal-error.js'
+import { eventTimes, fromLocalDateTime, isValidTimeZone, toLocalDateTime } from '@cal/store'
 import type { EventBody } from './event-body.js'
 import { toOrganizerInput } from './organizer-body.js'
-import { parseDateInput } from './parse-date-input.js'
+import { readDateInput } from './parse-date-input.js'
+import { toHttpError } from './store-error.js'
 import { toVenueInput } from './venue-body.js'
 
 /**
  * Checks what can be checked without the database (before authentication, as the spec
- * orders): both dates given and the end before the start → 400 naming `end_date`.
+ * orders): each date a real one within 1000…9999 in the zone it is read in, and the end not
+ * before the start after the all-day rule (the store's {@link eventTimes}, one rule for both).
  */
 export function checkEventBody(body: EventBody, serviceZone: string, now: Date): void {
-  if (body.start_date === undefined || body.end_date === undefined) return
   const zone = body.timezone ?? serviceZone
-  const start = parseDateInput(body.start_date, zone, now)
-  const end = parseDateInput(body.end_date, zone, now)
-  if (!start || !end) return
-  const startMs = body.all_day ? dayOf(start.instant, zone, 'start') : start.instant.getTime()
-  const endMs = body.all_day ? dayOf(end.instant, zone, 'end') : end.instant.getTime()
-  if (endMs < startMs) throw invalidParams({ end_date: 'must not be before start_date' })
-}
-
-function dayOf(instant: Date, zone: string, side: 'start' | 'end'): number {
-  const w = toLocalDateTime(instant, zone)
-  const t =
-    side === 'start'
-      ? { ...w, hour: 0, minute: 0, second: 0 }
-      : { ...w, hour: 23, minute: 59, second: 59 }
-  return fromLocalDateTime(t, zone).getTime()
+  const start =
+    body.start_date === undefined
+      ? undefined
+      : readDateInput(body.start_date, zone, now, 'start_date')
+  const end =
+    body.end_date === undefined ? undefined : readDateInput(body.end_date, zone, now, 'end_date')
+  if (!start || !end || !isValidTimeZone(zone)) return
+  try {
+    eventTimes(start.instant, end.instant, zone, body.all_day === true)
+  } catch (error) {
+    throw toHttpError(error)
+  }
 }
 
 /**
@@ -66,12 +63,8 @@ export function toEventPatch(
   if (body.timezone !== undefined) patch.timezone = body.timezone ?? serviceZone
   if (body.website !== undefined) patch.website = body.website || null
   if (body.password !== undefined) patch.password = body.password || null
-  const date = (text: string | undefined, field: string) => {
-    if (text === undefined) return undefined
-    const parsed = parseDateInput(text, zone, now)
-    if (!parsed) throw invalidParams({ [field]: 'must be a date-time' })
-    return parsed.instant
-  }
+  const date = (text: string | undefined, field: string) =>
+    text === undefined ? undefined : readDateInput(text, zone, now, field).instant
   const start = date(body.start_date, 'start_date')
   const end = date(body.end_date, 'end_date')
   if (start) patch.start = start

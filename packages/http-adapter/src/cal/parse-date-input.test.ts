@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseDateInput } from './parse-date-input.js'
+import { HttpError } from '../http-error.js'
+import { parseDateInput, readDateInput } from './parse-date-input.js'
 
 const now = new Date('2026-03-08T12:00:00Z')
 
@@ -32,5 +33,46 @@ describe('parseDateInput', () => {
     expect(parseDateInput('2026-02-30', 'UTC', now)).toBeUndefined()
     expect(parseDateInput('2026-01-01 24:00', 'UTC', now)).toBeUndefined()
     expect(parseDateInput('next week', 'UTC', now)).toBeUndefined()
+  })
+
+  it('reads a Unix timestamp in seconds as an instant', () => {
+    const r = parseDateInput('542386800', 'Europe/Amsterdam', now)
+    expect(r?.instant.toISOString()).toBe('1987-03-10T15:00:00.000Z')
+    expect(r?.wall).toMatchObject({ year: 1987, month: 3, day: 10, hour: 16 })
+    expect(r?.dateOnly).toBe(false)
+    expect(parseDateInput('-1', 'UTC', now)?.instant.toISOString()).toBe('1969-12-31T23:59:59.000Z')
+    expect(parseDateInput('8640000000001', 'UTC', now)).toBeUndefined()
+    expect(parseDateInput('1.5', 'UTC', now)).toBeUndefined()
+  })
+
+  it('keeps years below 100 as written (no 1900 shift)', () => {
+    expect(parseDateInput('0050-01-01 10:00:00', 'UTC', now)?.instant.toISOString()).toBe(
+      '0050-01-01T10:00:00.000Z',
+    )
+  })
+})
+
+describe('readDateInput', () => {
+  const field = (fn: () => unknown) => {
+    try {
+      fn()
+    } catch (e) {
+      return e instanceof HttpError ? e.status : 'other'
+    }
+    return 'ok'
+  }
+  it.each([
+    ['1000-01-01 00:00:00', 'UTC', 'ok'],
+    ['9999-12-31 23:59:59', 'America/Los_Angeles', 'ok'],
+    ['0999-12-31 23:59:59', 'UTC', 400],
+    ['9999-12-31 23:59:59-12:00', 'UTC', 400],
+    ['1000-01-01 00:00:00+14:00', 'UTC', 400],
+    ['1000-01-01 00:00:00+14:00', 'Etc/GMT-14', 'ok'],
+    ['-30610224001', 'UTC', 400],
+    ['253402300799', 'UTC', 'ok'],
+    ['253402300800', 'UTC', 400],
+    ['nonsense', 'UTC', 400],
+  ])('%s in %s → %s', (text, zone, expected) => {
+    expect(field(() => readDateInput(text, zone, now, 'start_date'))).toBe(expected)
   })
 })

@@ -1,4 +1,13 @@
-import { fromLocalDateTime, type LocalDateTime, toLocalDateTime } from '@cal/store'
+import {
+  addDays,
+  DATE_RANGE_MESSAGE,
+  fromLocalDateTime,
+  isRealWallTime,
+  isWallTimeInRange,
+  type LocalDateTime,
+  toLocalDateTime,
+} from '@cal/store'
+import { invalidParams } from './cal-error.js'
 
 /** A date or date-time given by a client, resolved in a zone. */
 export interface DateInput {
@@ -14,34 +23,32 @@ export interface DateInput {
 export const DATE_INPUT_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i
 
+/** A Unix timestamp in seconds, as the original accepts (`is_numeric` and integral). */
+const UNIX_SECONDS = /^-?\d{1,15}$/
+
 const RELATIVE_DAYS: Record<string, number> = { yesterday: -1, today: 0, tomorrow: 1 }
 
 /**
  * Parses the date forms the API accepts: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]` (or with `T`),
- * either optionally followed by `Z` or `±HH[:MM]` (then `zone` only shapes `wall`), and the
- * words `now`, `today`, `tomorrow`, `yesterday`. A wall time without an offset is read in `zone`.
- * Returns `undefined` for anything else, including impossible dates such as `2026-02-30`.
+ * either optionally followed by `Z` or `±HH[:MM]` (then `zone` only shapes `wall`), a Unix
+ * timestamp in whole seconds (all digits, optional minus: an instant, like a date-time with
+ * `Z`), and the words `now`, `today`, `tomorrow`, `yesterday`. A wall time without an offset is
+ * read in `zone`. Returns `undefined` for anything else, including impossible dates such as
+ * `2026-02-30`. The 1000…9999 range is {@link readDateInput}'s business: it depends on the zone.
  */
 export function parseDateInput(text: string, zone: string, now: Date): DateInput | undefined {
   const trimmed = text.trim()
   const word = trimmed.toLowerCase()
-  if (word === 'now') {
-    const instant = new Date(Math.floor(now.getTime() / 1000) * 1000)
-    return { instant, wall: toLocalDateTime(instant, zone), dateOnly: false }
-  }
+  if (word === 'now') return atInstant(new Date(Math.floor(now.getTime() / 1000) * 1000), zone)
   const shift = RELATIVE_DAYS[word]
   if (shift !== undefined) {
-    const today = toLocalDateTime(now, zone)
-    const day = new Date(Date.UTC(today.year, today.month - 1, today.day + shift))
-    const wall = {
-      year: day.getUTCFullYear(),
-      month: day.getUTCMonth() + 1,
-      day: day.getUTCDate(),
-      hour: 0,
-      minute: 0,
-      second: 0,
-    }
+    const wall = { ...addDays(toLocalDateTime(now, zone), shift), hour: 0, minute: 0, second: 0 }
     return { instant: fromLocalDateTime(wall, zone), wall, dateOnly: true }
+  }
+  if (UNIX_SECONDS.test(trimmed)) {
+    const ms = Number(trimmed) * 1000
+    // Past ±8.64e15 ms no instant exists; the range check refuses far less anyway.
+    return Math.abs(ms) <= 8.64e15 ? atInstant(new Date(ms), zone) : undefined
   }
   const m = DATE_INPUT_PATTERN.exec(trimmed)
   if (!m) return undefined
@@ -59,30 +66,37 @@ export function parseDateInput(text: string, zone: string, now: Date): DateInput
   if (offsetText === undefined) {
     return { instant: fromLocalDateTime(given, zone), wall: given, dateOnly }
   }
-  const offset = parseOffset(offsetText)
-  if (offset === undefined) return undefined
-  const instant = new Date(
-    Date.UTC(given.year, given.month - 1, given.day, given.hour, given.minute, given.second) -
-      offset * 60_000,
-  )
-  return { instant, wall: toLocalDateTime(instant, zone), dateOnly }
+  const offsetZone = offsetZoneOf(offsetText)
+  if (offsetZone === undefined) return undefined
+  return { ...atInstant(fromLocalDateTime(given, offsetZone), zone), dateOnly }
 }
+
+const atInstant = (instant: Date, zone: string): DateInput => ({
+  instant,
+  wall: toLocalDateTime(instant, zone),
+  dateOnly: false,
+})
 
 /** Whether {@link parseDateInput} would accept the text (zone-independent). */
 export const isDateInput = (text: string) => parseDateInput(text, 'UTC', new Date(0)) !== undefined
 
-function parseOffset(text: string): number | undefined {
-  if (text.toUpperCase() === 'Z') return 0
+/**
+ * {@link parseDateInput} for a request field: 400 naming `field` when the text is not a date
+ * or its wall time in `zone` lies outside 1000-01-01 00:00:00 … 9999-12-31 23:59:59.
+ */
+export function readDateInput(text: string, zone: string, now: Date, field: string): DateInput {
+  const parsed = parseDateInput(text, zone, now)
+  if (!parsed) throw invalidParams({ [field]: 'must be a date-time such as 2026-05-01 19:30:00' })
+  if (!isWallTimeInRange(parsed.wall)) throw invalidParams({ [field]: DATE_RANGE_MESSAGE })
+  return parsed
+}
+
+/** `Z` / `±HH[:MM]` as a fixed zone `UTC±H:MM`, hours ≤ 14 and minutes ≤ 59. */
+function offsetZoneOf(text: string): string | undefined {
+  if (text.toUpperCase() === 'Z') return 'UTC'
   const digits = text.slice(1).replace(':', '')
   const hours = Number(digits.slice(0, 2))
   const minutes = Number(digits.slice(2) || 0)
   if (hours > 14 || minutes > 59) return undefined
-  return (text[0] === '-' ? -1 : 1) * (hours * 60 + minutes)
-}
-
-function isRealWallTime(w: LocalDateTime): boolean {
-  if (w.year < 1 || w.month < 1 || w.month > 12 || w.day < 1) return false
-  if (w.hour > 23 || w.minute > 59 || w.second > 59) return false
-  const lastDay = new Date(Date.UTC(w.year, w.month, 0)).getUTCDate()
-  return w.day <= lastDay
+  return `UTC${text[0]}${hours}:${String(minutes).padStart(2, '0')}`
 }

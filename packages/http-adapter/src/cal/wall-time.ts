@@ -1,4 +1,6 @@
-import { type LocalDateTime, toLocalDateTime } from '@cal/store'
+import { formatWallTime, type LocalDateTime, toLocalDateTime } from '@cal/store'
+
+export { timezoneAbbreviation } from '@cal/store'
 
 /** `{year, month, day, hour, minutes, seconds}` as zero-padded strings (the `*_details` shape). */
 export interface DateDetails {
@@ -11,11 +13,6 @@ export interface DateDetails {
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
-
-/** `YYYY-MM-DD HH:MM:SS` of a wall time. */
-export function formatWallTime(w: LocalDateTime): string {
-  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`
-}
 
 /** The `*_details` object of a wall time. */
 export function dateDetails(w: LocalDateTime): DateDetails {
@@ -33,23 +30,6 @@ export function dateDetails(w: LocalDateTime): DateDetails {
 export function zonedDate(instant: Date, zone: string): { text: string; details: DateDetails } {
   const wall = toLocalDateTime(instant, zone)
   return { text: formatWallTime(wall), details: dateDetails(wall) }
-}
-
-const abbreviations = new Map<string, Intl.DateTimeFormat>()
-
-/**
- * The zone's short name at an instant (`EST`/`EDT`, `UTC`, `GMT+1` where the runtime has no
- * abbreviation), from `Intl.DateTimeFormat` with `timeZoneName: 'short'`. Fixed offsets
- * (`UTC+5:30`) are their own abbreviation.
- */
-export function timezoneAbbreviation(instant: Date, zone: string): string {
-  if (/^UTC([+-]|$)/.test(zone)) return zone
-  let f = abbreviations.get(zone)
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
-    abbreviations.set(zone, f)
-  }
-  return f.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone
 }
 
 /** The same day at 00:00:00 or 23:59:59. */

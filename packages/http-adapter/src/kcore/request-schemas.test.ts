@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { asnPathSchema, isCalendarDate, multiTrendBody, trendQuery } from './request-schemas.js'
+import { asnPathSchema, calendarDateSchema, multiTrendBody, trendQuery } from './request-schemas.js'
 
-describe('isCalendarDate', () => {
-  it.each(['2024-02-29', '2000-02-29', '1998-01-01', '0099-12-31'])('accepts %s', (d) => {
-    expect(isCalendarDate(d)).toBe(true)
-  })
+// The rule itself is @kcore/store's isCalendarDate (tested there); this checks the schema uses it.
+describe('calendarDateSchema', () => {
+  it.each(['2024-02-29', '2000-02-29', '1998-01-01', '0099-12-31', '0001-01-01', '9999-12-31'])(
+    'accepts %s',
+    (d) => {
+      expect(calendarDateSchema.safeParse(d).success).toBe(true)
+    },
+  )
   it.each([
     '2023-02-29',
     '1900-02-29',
@@ -14,8 +18,12 @@ describe('isCalendarDate', () => {
     '2023-1-01',
     '20230101',
     '2023-01-01T00:00:00Z',
+    '0000-01-01',
+    '0000-02-29',
+    '10000-01-01',
+    '+275760-09-13',
   ])('refuses %s', (d) => {
-    expect(isCalendarDate(d)).toBe(false)
+    expect(calendarDateSchema.safeParse(d).success).toBe(false)
   })
 })
 

@@ -1,22 +1,11 @@
+import { MAX_ASN } from '@kcore/engine'
+import { CALENDAR_DATE_PATTERN, isCalendarDate } from '@kcore/store'
 import { z } from 'zod'
 
-/** Largest 32-bit AS number. */
-export const MAX_ASN = 4_294_967_295
+export { MAX_ASN }
 
 /** Most distinct ASNs one `POST /api/trends` may ask for. */
 export const MAX_TRENDS_ASNS = 100
-
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** True for a real calendar date written `YYYY-MM-DD` (2023-02-30 is not). */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE_PATTERN.exec(value)
-  if (!match) return false
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(2000, m - 1, d))
-  date.setUTCFullYear(y)
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
-}
 
 /** `ipv4` or `ipv6`. */
 export const ipVersionSchema = z
@@ -26,8 +15,8 @@ export const ipVersionSchema = z
 /** A real calendar date, `YYYY-MM-DD`. */
 export const calendarDateSchema = z
   .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(DATE_PATTERN, 'must be a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'must be a real calendar date')
+  .regex(CALENDAR_DATE_PATTERN, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDate, 'must be a real calendar date from 0001-01-01 to 9999-12-31')
   .meta({ format: 'date' })
 
 /** An ASN in a path: decimal digits only (no sign, exponent, fraction or spaces), 0..4294967295. */

@@ -14,15 +14,19 @@ interface RangeAsked {
 
 /**
  * The range a trend answer reports: each bound as requested, else the earliest/latest stored
- * snapshot of the version (null when none is stored). Only asks the database when a bound is
- * missing.
+ * snapshot of the version (null when none is stored). A default never inverts the range: when
+ * it would fall on the wrong side of the given bound it takes that bound's value (the points
+ * are unchanged, none is stored there). Only asks the database when a bound is missing.
  */
 async function usedRange(store: KcoreStore, ipVersion: IpVersion, asked: RangeAsked) {
   const stored = asked.start_date && asked.end_date ? undefined : await store.dateRange(ipVersion)
-  return {
-    start: asked.start_date ?? stored?.earliest ?? null,
-    end: asked.end_date ?? stored?.latest ?? null,
+  const start = asked.start_date ?? stored?.earliest ?? null
+  const end = asked.end_date ?? stored?.latest ?? null
+  if (start !== null && end !== null && start > end) {
+    // Both given and inverted is refused by the schema, so exactly one was defaulted.
+    return asked.start_date ? { start, end: start } : { start: end, end }
   }
+  return { start, end }
 }
 
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
