@@ -1,3 +1,4 @@
+import type { ModifiedFilter } from './modified-filter.js'
 import type { OrganizerInput } from './organizer.js'
 import type { Page } from './page.js'
 import type { PostStatus } from './status.js'
@@ -127,7 +128,7 @@ export interface GeoFilter {
  * Filters of {@link EventRepository.list}; every one given must match (AND). Order: start
  * ascending, then id (with `sticky_first`, sticky events come first).
  */
-export interface EventListFilter extends Page {
+export interface EventListFilter extends Page, ModifiedFilter {
   /**
    * Overlap window: an event matches when it ends at or after `window.start` and starts at or
    * before `window.end`. Either side may be absent (unbounded). The caller computes the
@@ -149,7 +150,7 @@ export interface EventListFilter extends Page {
   search?: string
   /** The caller holds a token: search looks inside password-protected events too. */
   privileged?: boolean
-  /** Any-of: category ids or slugs. Unknown → `CalUnknownReferenceError` on `categories`. */
+  /** Any-of: category ids or slugs, each with its descendants. Unknown → `CalUnknownReferenceError` on `categories`. */
   categories?: TermRef[]
   /** Any-of: tag ids or slugs. Unknown → `CalUnknownReferenceError` on `tags`. */
   tags?: TermRef[]

@@ -30,6 +30,7 @@ export type {
   VenueRef,
 } from './event.js'
 export type { ListCacheOptions } from './list-cache.js'
+export type { ModifiedFilter } from './modified-filter.js'
 export type {
   Organizer,
   OrganizerInput,

@@ -3,6 +3,7 @@ import { fromLocalDateTime } from '@cal/store'
 import { z } from 'zod'
 import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
+import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { type DateInput, isDateInput, parseDateInput } from './parse-date-input.js'
 import { idList, idParam, pagingQuery, queryBoolean, stringList } from './query-schemas.js'
 import { statusQuery } from './status-query.js'
@@ -62,6 +63,7 @@ export const eventListQuery = z.object({
     .describe('Default true: leave out events hidden from listings; false lists them too'),
   sticky: queryBoolean.optional().describe('true: sticky events first'),
   status: statusQuery,
+  ...modifiedQuery,
 })
 
 /** The parsed query of `GET /events`. */
@@ -133,6 +135,7 @@ export function toEventFilter(
         : undefined,
     include_hidden: q.hide_from_listings === false,
     sticky_first: q.sticky === true,
+    ...toModifiedFilter(q, ctx),
   }
   return filter
 }

@@ -6,6 +6,7 @@ import { objectBody } from './body-fields.js'
 import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
+import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { idParam, paging, pagingQuery, pathId, queryBoolean, storableId } from './query-schemas.js'
 import { errorResponses, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
@@ -22,6 +23,8 @@ interface LinkedFilter {
   has_events?: boolean
   upcoming_after?: Date
   status?: PostStatus[]
+  modified_after?: Date
+  modified_before?: Date
   limit?: number
   offset?: number
 }
@@ -62,6 +65,7 @@ export const linkedListQuery = z.object({
     .optional()
     .describe('true: only records with an event ending after now'),
   status: statusQuery,
+  ...modifiedQuery,
 })
 
 /** List, create, read/update/delete by id and by slug for venues or organizers. */
@@ -157,6 +161,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
           has_events: query.has_events,
           upcoming_after: query.only_with_upcoming ? ctx.now() : undefined,
           status,
+          ...toModifiedFilter(query, ctx),
           limit,
           offset,
         })
