@@ -23,6 +23,8 @@ export interface CalEvent {
   created: Date
   /** Last modification instant (UTC); the API's `modified`. */
   modified: Date
+  /** 0 when created, one more after each update of the row (iCalendar `SEQUENCE`). */
+  sequence: number
   title: string
   description: string
   excerpt: string

@@ -64,6 +64,12 @@ export const eventListQuery = z.object({
   sticky: queryBoolean.optional().describe('true: sticky events first'),
   status: statusQuery,
   ...modifiedQuery,
+  format: z
+    .enum(['json', 'ics'])
+    .optional()
+    .describe(
+      'ics: the whole filtered list (no paging, at most 5,000 events) as an iCalendar (text/calendar) feed; also chosen by Accept: text/calendar',
+    ),
 })
 
 /** The parsed query of `GET /events`. */
