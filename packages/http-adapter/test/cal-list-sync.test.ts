@@ -227,4 +227,47 @@ describe.each(testDatabases())('calendar list filters for clients on $name', ({ 
       }
     })
   })
+
+  describe('_fields', () => {
+    it('cuts every list item and every read down to the named fields', async () => {
+      const list = await t.get(`/events?_fields=id,title,start_date&include=${ev.bebop}`)
+      expect(list.body.events).toEqual([
+        { id: ev.bebop, title: 'Bebop', start_date: '2026-04-03 10:00:00' },
+      ])
+      // The envelope and the headers stay whole.
+      expect(list.body.total).toBe(1)
+      expect(list.headers.get('X-WP-Total')).toBe('1')
+      const nested = await t.get(`/events?_fields[]=id&_fields[]=venue.venue&include=${ev.bebop}`)
+      expect(nested.body.events).toEqual([{ id: ev.bebop, venue: { venue: 'Hall' } }])
+      for (const [path, key] of [
+        ['/venues?_fields=id', 'venues'],
+        ['/organizers?_fields=id&status=trash', 'organizers'],
+        ['/categories?_fields=id&hide_empty=false', 'categories'],
+        ['/tags?_fields=id&hide_empty=false', 'tags'],
+      ] as const) {
+        const res = await t.get(path, true)
+        expect(res.status, path).toBe(200)
+        expect(res.body[key].length, path).toBeGreaterThan(0)
+        for (const item of res.body[key]) expect(Object.keys(item), path).toEqual(['id'])
+      }
+      const read = await t.get(`/events/${ev.bebop}?_fields=title,nope`)
+      expect(read.body).toEqual({ title: 'Bebop' })
+      const slug = (await t.get(`/events/${ev.bebop}`)).body.slug
+      expect((await t.get(`/events/by-slug/${slug}?_fields=id`)).body).toEqual({ id: ev.bebop })
+      expect((await t.get(`/venues/${id.hall}?_fields=venue`)).body).toEqual({ venue: 'Hall' })
+      expect((await t.get(`/categories/${id.jazz}?_fields=parent,id`)).body).toEqual({
+        id: id.jazz,
+        parent: id.music,
+      })
+      // Empty or unknown: the whole record, or nothing of it.
+      expect(
+        Object.keys((await t.get(`/events/${ev.bebop}?_fields=`)).body).length,
+      ).toBeGreaterThan(20)
+      expect((await t.get(`/events/${ev.bebop}?_fields=x`)).body).toEqual({})
+      // Errors are never cut.
+      const missing = await t.get('/events/999999?_fields=id')
+      expect(missing.status).toBe(404)
+      expect(missing.body.code).toBeDefined()
+    })
+  })
 })

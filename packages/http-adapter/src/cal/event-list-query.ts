@@ -6,6 +6,7 @@ import { invalidParams } from './cal-error.js'
 import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { type DateInput, isDateInput, parseDateInput } from './parse-date-input.js'
 import { idList, idParam, pagingQuery, queryBoolean, stringList } from './query-schemas.js'
+import { fieldsQuery } from './sparse-fields.js'
 import { statusQuery } from './status-query.js'
 import { endOfDay, startOfDay } from './wall-time.js'
 
@@ -64,6 +65,7 @@ export const eventListQuery = z.object({
   sticky: queryBoolean.optional().describe('true: sticky events first'),
   status: statusQuery,
   ...modifiedQuery,
+  ...fieldsQuery,
   format: z
     .enum(['json', 'ics'])
     .optional()

@@ -15,12 +15,14 @@ import { paging, pathId, storableId } from './query-schemas.js'
 import { errorResponses, eventRecord, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
+import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses } from './status-query.js'
 
 const byId = z.object({ id: pathId.describe('Event id') })
 const bySlug = z.object({ slug: z.string().min(1).describe('Event slug') })
 const readQuery = z.object({
   password: z.string().optional().describe('The event password, for a password-protected event'),
+  ...fieldsQuery,
 })
 
 async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext) {
@@ -57,6 +59,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
     request: Request,
     url: URL,
     password?: string,
+    fields?: string[],
   ) => {
     if (!event) throw notFound('event', key)
     const caller = callerOf(ctx, request)
@@ -68,7 +71,8 @@ export function eventRoutes(ctx: CalContext): Route[] {
           throw passwordProtected()
       }
     }
-    return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, caller.authenticated)))
+    const rendered = await renderOne(ctx, event, renderFor(ctx, url, caller.authenticated))
+    return jsonResponse(pickFields(rendered, fields))
   }
 
   const update = async (
@@ -188,6 +192,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
           page,
           perPage,
           url,
+          fields: query._fields,
         })
       },
     }),
@@ -227,6 +232,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
           request,
           url,
           query.password,
+          query._fields,
         ),
     }),
     ...writes('/events/:id', byId, findById),
@@ -241,7 +247,14 @@ export function eventRoutes(ctx: CalContext): Route[] {
       params: bySlug,
       query: readQuery,
       handle: async ({ params, query, request, url }) =>
-        read(await store.events.getBySlug(params.slug), params.slug, request, url, query.password),
+        read(
+          await store.events.getBySlug(params.slug),
+          params.slug,
+          request,
+          url,
+          query.password,
+          query._fields,
+        ),
     }),
     ...writes('/events/by-slug/:slug', bySlug, findById),
   ]

@@ -10,6 +10,7 @@ import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { idParam, paging, pagingQuery, pathId, queryBoolean, storableId } from './query-schemas.js'
 import { errorResponses, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
+import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses, statusQuery } from './status-query.js'
 
 interface LinkedRecord {
@@ -66,6 +67,7 @@ export const linkedListQuery = z.object({
     .describe('true: only records with an event ending after now'),
   status: statusQuery,
   ...modifiedQuery,
+  ...fieldsQuery,
 })
 
 /** List, create, read/update/delete by id and by slug for venues or organizers. */
@@ -92,13 +94,15 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
         ...errorResponses([400, 403, 404]),
       },
       params,
-      handle: async ({ params: p, request, url }) => {
+      query: z.object(fieldsQuery),
+      handle: async ({ params: p, query, request, url }) => {
         const record = await find(p)
         if (!record) throw notFound(kind, keyOf(p))
         if (record.status === 'trash') throw noLongerAvailable(kind)
         const caller = callerOf(ctx, request)
         if (record.status !== 'publish' && !caller.authenticated) throw notAccessible(kind)
-        return jsonResponse(spec.render(record, renderFor(ctx, url, caller.authenticated)))
+        const rendered = spec.render(record, renderFor(ctx, url, caller.authenticated))
+        return jsonResponse(pickFields(rendered, query._fields))
       },
     }),
     ...(['POST', 'PUT', 'PATCH'] as const).map((method) =>
@@ -167,7 +171,16 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
         })
         const render = renderFor(ctx, url, caller.authenticated)
         const items = result.items.map((r) => spec.render(r, render))
-        return listResponse({ key: plural, kind, items, total: result.total, page, perPage, url })
+        return listResponse({
+          key: plural,
+          kind,
+          items,
+          total: result.total,
+          page,
+          perPage,
+          url,
+          fields: query._fields,
+        })
       },
     }),
     route({

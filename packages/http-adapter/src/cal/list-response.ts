@@ -1,6 +1,7 @@
 import { jsonResponse } from '../json-response.js'
 import { archivePageNotFound } from './cal-error.js'
 import type { CalKind } from './cal-kind.js'
+import { pickFields } from './sparse-fields.js'
 
 /** What a list route hands to {@link listResponse}. */
 export interface ListPage<T> {
@@ -13,6 +14,8 @@ export interface ListPage<T> {
   perPage: number
   /** The request URL; its own query (filters) is repeated in the links. */
   url: URL
+  /** `_fields`: what each item keeps (see {@link pickFields}). */
+  fields?: readonly string[]
 }
 
 /**
@@ -23,7 +26,9 @@ export interface ListPage<T> {
 export function listResponse<T>(page: ListPage<T>): Response {
   if (page.items.length === 0 && page.page > 1) throw archivePageNotFound(page.kind)
   const totalPages = page.total === 0 ? 0 : Math.ceil(page.total / page.perPage)
-  const body: Record<string, unknown> = { [page.key]: page.items }
+  const body: Record<string, unknown> = {
+    [page.key]: page.items.map((item) => pickFields(item, page.fields)),
+  }
   body.rest_url = pageUrl(page.url, page.page)
   if (page.page < totalPages) body.next_rest_url = pageUrl(page.url, page.page + 1)
   if (page.page > 1) body.previous_rest_url = pageUrl(page.url, Math.min(page.page - 1, totalPages))
