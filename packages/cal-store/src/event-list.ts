@@ -4,6 +4,7 @@ import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
 import { EVENT_COLUMNS, toEvents } from './event-rows.js'
 import { checkDate, checkNumber, rejectNul } from './input-guard.js'
+import { modifiedConditions } from './modified-filter.js'
 import type { ListResult } from './page.js'
 import { containsPattern, searchWords } from './search-words.js'
 import { type CalDb, checkListLength, emptyList, pageOf, validIds } from './store-context.js'
@@ -45,6 +46,23 @@ async function termFilterIds(
     }
   }
   return rows.map((r) => r.id)
+}
+
+/**
+ * The given category ids and every category below them (TEC's `categories=<parent>` also
+ * matches events filed under a child). `union` (not `union all`) drops rows already found, so
+ * the walk ends even if a parent cycle slipped into the tree.
+ */
+async function withDescendants(db: CalDb, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return ids
+  const result = await sql<{ id: number }>`
+    with recursive tree(id) as (
+      select id from cal_term where id in (${sql.join(ids)})
+      union
+      select t.id from cal_term t join tree on t.parent_id = tree.id
+    )
+    select id from tree`.execute(db)
+  return result.rows.map((r) => r.id)
 }
 
 const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b))
@@ -89,6 +107,7 @@ export async function listEvents(
   const statuses = filter.status ?? ['publish']
   if (statuses.length === 0) return emptyList()
   let q = db.selectFrom('cal_event as e').where('e.status', 'in', statuses)
+  for (const condition of modifiedConditions(filter, 'e.modified')) q = q.where(condition)
 
   if (filter.include !== undefined) {
     const ids = validIds(filter.include, 'include')
@@ -121,7 +140,8 @@ export async function listEvents(
     ['cal_event_tag', 'tags', filter.tags],
   ] as const) {
     if (refs === undefined) continue
-    const ids = await termFilterIds(db, taxonomy, field, refs)
+    const named = await termFilterIds(db, taxonomy, field, refs)
+    const ids = field === 'categories' ? await withDescendants(db, named) : named
     if (ids.length === 0) return emptyList()
     // Overlap with the mirrored ids: one GIN index probe (see migration 0006).
     q = q.where(sql<boolean>`e.term_ids && array[${sql.join(ids)}]::integer[]`)

@@ -33,6 +33,7 @@ export const EVENT_COLUMNS = [
   'post_parent',
   'password_hash',
   'venue_id',
+  'sequence',
 ] as const satisfies readonly (keyof EventRow)[]
 
 /** Parses the stored cost JSON back into what was written. */
@@ -95,6 +96,7 @@ export async function toEvents(db: CalDb, rows: EventRow[]): Promise<CalEvent[]>
       status: row.status,
       created: row.created,
       modified: row.modified,
+      sequence: row.sequence,
       title: row.title,
       description: row.description,
       excerpt: row.excerpt,

@@ -1,3 +1,4 @@
+import type { ModifiedFilter } from './modified-filter.js'
 import type { OrganizerInput } from './organizer.js'
 import type { Page } from './page.js'
 import type { PostStatus } from './status.js'
@@ -22,6 +23,8 @@ export interface CalEvent {
   created: Date
   /** Last modification instant (UTC); the API's `modified`. */
   modified: Date
+  /** 0 when created, one more after each update of the row (iCalendar `SEQUENCE`). */
+  sequence: number
   title: string
   description: string
   excerpt: string
@@ -127,7 +130,7 @@ export interface GeoFilter {
  * Filters of {@link EventRepository.list}; every one given must match (AND). Order: start
  * ascending, then id (with `sticky_first`, sticky events come first).
  */
-export interface EventListFilter extends Page {
+export interface EventListFilter extends Page, ModifiedFilter {
   /**
    * Overlap window: an event matches when it ends at or after `window.start` and starts at or
    * before `window.end`. Either side may be absent (unbounded). The caller computes the
@@ -149,7 +152,7 @@ export interface EventListFilter extends Page {
   search?: string
   /** The caller holds a token: search looks inside password-protected events too. */
   privileged?: boolean
-  /** Any-of: category ids or slugs. Unknown → `CalUnknownReferenceError` on `categories`. */
+  /** Any-of: category ids or slugs, each with its descendants. Unknown → `CalUnknownReferenceError` on `categories`. */
   categories?: TermRef[]
   /** Any-of: tag ids or slugs. Unknown → `CalUnknownReferenceError` on `tags`. */
   tags?: TermRef[]

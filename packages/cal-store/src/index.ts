@@ -41,6 +41,7 @@ export type {
 } from './event.js'
 export { eventTimes } from './event-write.js'
 export type { ListCacheOptions } from './list-cache.js'
+export type { ModifiedFilter } from './modified-filter.js'
 export type {
   Organizer,
   OrganizerInput,

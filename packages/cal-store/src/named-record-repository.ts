@@ -8,6 +8,7 @@ import type {
 import { sql } from 'kysely'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { checkAuthor, rejectNul, requireName } from './input-guard.js'
+import { modifiedConditions } from './modified-filter.js'
 import type { NamedRecordInput, NamedRecordListFilter, PatchOf } from './named-record.js'
 import type { ListResult } from './page.js'
 import type { CalSchema, EventTable, OrganizerTable, VenueTable } from './schema.js'
@@ -323,6 +324,7 @@ export function createNamedRecordRepository<
     let q = db
       .selectFrom(sql<ListedRow>`${sql.table(table)}`.as('v'))
       .where('v.status', 'in', statuses)
+    for (const condition of modifiedConditions(filter, 'v.modified')) q = q.where(condition)
     for (const word of searchWords(filter.search)) {
       const pattern = containsPattern(word)
       q = q.where((eb) => eb.or(spec.searched.map((f) => eb(`v.${f}`, 'ilike', pattern))))

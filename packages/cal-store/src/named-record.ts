@@ -1,3 +1,4 @@
+import type { ModifiedFilter } from './modified-filter.js'
 import type { Page } from './page.js'
 import type { PostStatus } from './status.js'
 
@@ -43,7 +44,7 @@ export type PatchOf<I extends NamedRecordInput> = {
 }
 
 /** Filters of a venue or organizer list. Order: name ascending (case-insensitive), then id. */
-export interface NamedRecordListFilter extends Page {
+export interface NamedRecordListFilter extends Page, ModifiedFilter {
   /** All words, case-insensitive, each in one of the searched fields. */
   search?: string
   /** Only the records this event names. */

@@ -35,6 +35,8 @@ export interface EventTable {
   status: PostStatus
   created: Date
   modified: Date
+  /** Revision of the row, 0 when created; +1 on every update (trigger, migration 0010). */
+  sequence: Generated<number>
   title: string
   description: string
   excerpt: string

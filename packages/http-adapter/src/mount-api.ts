@@ -2,6 +2,7 @@ import { Router } from 'itty-router'
 import type { z } from 'zod'
 import { errorResponse } from './error-response.js'
 import { HttpError } from './http-error.js'
+import { queryKey } from './query-key.js'
 import { readJsonBody } from './read-json-body.js'
 import type { Api, InputPart, Route } from './route.js'
 
@@ -87,10 +88,14 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
   return out
 }
 
-/** Query string as an object; a repeated key becomes an array. No prototype, so `__proto__` is data. */
+/**
+ * Query string as an object; a repeated key becomes an array, `key[]` counts as `key` (see
+ * {@link queryKey}). No prototype, so `__proto__` is data.
+ */
 function queryObject(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null)
-  for (const [key, value] of url.searchParams) {
+  for (const [raw, value] of url.searchParams) {
+    const key = queryKey(raw)
     const prev = out[key]
     out[key] = prev === undefined ? value : ([] as string[]).concat(prev, value)
   }

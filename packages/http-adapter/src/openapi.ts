@@ -31,12 +31,15 @@ export function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'que
 
 function operation(r: Route) {
   const responses: Record<string, unknown> = {}
-  for (const [status, { description, schema }] of Object.entries(
+  for (const [status, { description, schema, alternatives }] of Object.entries(
     r.responses ?? { 200: { description: 'OK' } },
   )) {
-    responses[status] = schema
-      ? { description, content: { 'application/json': { schema: toSchema(schema, 'output') } } }
-      : { description }
+    const content: Record<string, unknown> = {}
+    if (schema) content['application/json'] = { schema: toSchema(schema, 'output') }
+    for (const [type, text] of Object.entries(alternatives ?? {})) {
+      content[type] = { schema: { type: 'string', description: text } }
+    }
+    responses[status] = Object.keys(content).length ? { description, content } : { description }
   }
   return {
     summary: r.summary,

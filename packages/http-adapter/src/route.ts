@@ -29,8 +29,14 @@ export interface Route<P = any, Q = any, B = any> {
   query?: z.ZodType<Q>
   /** Validates the parsed JSON body; an empty body arrives as `undefined`. */
   body?: z.ZodType<B>
-  /** Response schemas by status, for the OpenAPI document. */
-  responses?: Record<number, { description: string; schema?: z.ZodType }>
+  /**
+   * Response schemas by status, for the OpenAPI document. `alternatives`: other media types the
+   * same status can answer with (e.g. `text/calendar`), each a described text body.
+   */
+  responses?: Record<
+    number,
+    { description: string; schema?: z.ZodType; alternatives?: Record<string, string> }
+  >
   handle(input: RouteInput<P, Q, B>): Response | Promise<Response>
 }
 

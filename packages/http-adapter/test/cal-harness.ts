@@ -38,10 +38,10 @@ export interface CalHarness {
 /** Opens a database, migrates the calendar store and builds the handler with a pinned clock. */
 export async function openCal(
   open: () => Promise<Database>,
-  options: { timezone?: string } = {},
+  options: { timezone?: string; storeNow?: () => Date } = {},
 ): Promise<CalHarness> {
   const database = await open()
-  const store = createCalStore(database)
+  const store = createCalStore(database, { now: options.storeNow })
   await store.migrate()
   const handler = createHandler({
     cal: { store, tokens: [TOKEN], timezone: options.timezone ?? 'UTC', now: () => NOW },

@@ -3,8 +3,10 @@ import { fromLocalDateTime } from '@cal/store'
 import { z } from 'zod'
 import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
+import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { type DateInput, isDateInput, parseDateInput, readDateInput } from './parse-date-input.js'
 import { idList, idParam, pagingQuery, queryBoolean, stringList } from './query-schemas.js'
+import { fieldsQuery } from './sparse-fields.js'
 import { statusQuery } from './status-query.js'
 import { endOfDay, startOfDay } from './wall-time.js'
 
@@ -65,6 +67,14 @@ export const eventListQuery = z.object({
     .describe('Default true: leave out events hidden from listings; false lists them too'),
   sticky: queryBoolean.optional().describe('true: sticky events first'),
   status: statusQuery,
+  ...modifiedQuery,
+  ...fieldsQuery,
+  format: z
+    .enum(['json', 'ics'])
+    .optional()
+    .describe(
+      'ics: the whole filtered list (no paging, at most 5,000 events) as an iCalendar (text/calendar) feed; also chosen by Accept: text/calendar',
+    ),
 })
 
 /** The parsed query of `GET /events`. */
@@ -142,6 +152,7 @@ export function toEventFilter(
         : undefined,
     include_hidden: q.hide_from_listings === false,
     sticky_first: q.sticky === true,
+    ...toModifiedFilter(q, ctx),
   }
   return filter
 }

@@ -1,4 +1,4 @@
-import type { CalEvent } from '@cal/store'
+import type { CalEvent, EventListFilter } from '@cal/store'
 import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
@@ -8,22 +8,45 @@ import { noLongerAvailable, notAccessible, notFound, passwordProtected } from '.
 import { eventCreateBody, eventUpdateBody } from './event-body.js'
 import { eventListQuery, toEventFilter } from './event-list-query.js'
 import { checkEventBody, toEventInput, toEventPatch } from './event-write.js'
+import { wantsCalendar } from './feed-format.js'
+import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
 import { listResponse } from './list-response.js'
 import { paging, pathId, storableId } from './query-schemas.js'
 import { errorResponses, eventRecord, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
+import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses } from './status-query.js'
 
 const byId = z.object({ id: pathId.describe('Event id') })
 const bySlug = z.object({ slug: z.string().min(1).describe('Event slug') })
 const readQuery = z.object({
   password: z.string().optional().describe('The event password, for a password-protected event'),
+  ...fieldsQuery,
 })
 
 async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext) {
   const relations = await loadRelations(ctx.store, [event])
   return renderEvent(event, relations, render)
+}
+
+/**
+ * The whole filtered list, bounded by {@link ICAL_MAX_EVENTS}, as iCalendar. `X-CAL-Total` says
+ * how many matched, so a client can tell a cut feed from a complete one.
+ */
+async function eventFeed(ctx: CalContext, filter: EventListFilter, url: URL): Promise<Response> {
+  const result = await ctx.store.events.list({ ...filter, limit: ICAL_MAX_EVENTS, offset: 0 })
+  const relations = await loadRelations(ctx.store, result.items)
+  const render = renderFor(ctx, url, filter.privileged === true)
+  const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': ICAL_TYPE,
+      'X-CAL-Total': String(result.total),
+      'X-CAL-Feed-Events': String(result.items.length),
+    },
+  })
 }
 
 /** The event routes: list, create, read/update/delete by id and by slug. */
@@ -36,6 +59,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
     request: Request,
     url: URL,
     password?: string,
+    fields?: string[],
   ) => {
     if (!event) throw notFound('event', key)
     const caller = callerOf(ctx, request)
@@ -47,7 +71,8 @@ export function eventRoutes(ctx: CalContext): Route[] {
           throw passwordProtected()
       }
     }
-    return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, caller.authenticated)))
+    const rendered = await renderOne(ctx, event, renderFor(ctx, url, caller.authenticated))
+    return jsonResponse(pickFields(rendered, fields))
   }
 
   const update = async (
@@ -126,16 +151,27 @@ export function eventRoutes(ctx: CalContext): Route[] {
       path: '/events',
       summary: 'List events',
       responses: {
-        200: { description: 'One page of events', schema: listEnvelope('events', eventRecord) },
+        200: {
+          description: 'One page of events, or with format=ics the iCalendar feed',
+          schema: listEnvelope('events', eventRecord),
+          alternatives: {
+            'text/calendar':
+              'RFC 5545 iCalendar: one VEVENT per event (UID, SEQUENCE, DTSTART/DTEND with TZID and VTIMEZONE, all-day as VALUE=DATE)',
+          },
+        },
         ...errorResponses([400, 401, 404]),
       },
-      description: 'Events overlapping the date window, ordered by start date then id.',
+      description:
+        'Events overlapping the date window, ordered by start date then id. With `format=ics` or `Accept: text/calendar`: the same filters as one iCalendar feed (no paging; at most 5,000 events).',
       query: eventListQuery,
       handle: async ({ query, request, url }) => {
         const caller = callerOf(ctx, request)
         const status = resolveStatuses(query.status, caller)
-        const { page, perPage, limit, offset } = paging(query)
         const filter = toEventFilter(query, ctx)
+        if (wantsCalendar(query.format, request.headers.get('accept'))) {
+          return eventFeed(ctx, { ...filter, status, privileged: caller.authenticated }, url)
+        }
+        const { page, perPage, limit, offset } = paging(query)
         const result = await store.events.list({
           ...filter,
           status,
@@ -156,6 +192,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
           page,
           perPage,
           url,
+          fields: query._fields,
         })
       },
     }),
@@ -195,6 +232,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
           request,
           url,
           query.password,
+          query._fields,
         ),
     }),
     ...writes('/events/:id', byId, findById),
@@ -209,7 +247,14 @@ export function eventRoutes(ctx: CalContext): Route[] {
       params: bySlug,
       query: readQuery,
       handle: async ({ params, query, request, url }) =>
-        read(await store.events.getBySlug(params.slug), params.slug, request, url, query.password),
+        read(
+          await store.events.getBySlug(params.slug),
+          params.slug,
+          request,
+          url,
+          query.password,
+          query._fields,
+        ),
     }),
     ...writes('/events/by-slug/:slug', bySlug, findById),
   ]

@@ -6,9 +6,11 @@ import { objectBody } from './body-fields.js'
 import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
+import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { idParam, paging, pagingQuery, pathId, queryBoolean, storableId } from './query-schemas.js'
 import { errorResponses, listEnvelope } from './record-schemas.js'
 import type { RenderContext } from './render-context.js'
+import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses, statusQuery } from './status-query.js'
 
 interface LinkedRecord {
@@ -22,6 +24,8 @@ interface LinkedFilter {
   has_events?: boolean
   upcoming_after?: Date
   status?: PostStatus[]
+  modified_after?: Date
+  modified_before?: Date
   limit?: number
   offset?: number
 }
@@ -62,6 +66,8 @@ export const linkedListQuery = z.object({
     .optional()
     .describe('true: only records with an event ending after now'),
   status: statusQuery,
+  ...modifiedQuery,
+  ...fieldsQuery,
 })
 
 /** List, create, read/update/delete by id and by slug for venues or organizers. */
@@ -88,13 +94,15 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
         ...errorResponses([400, 403, 404]),
       },
       params,
-      handle: async ({ params: p, request, url }) => {
+      query: z.object(fieldsQuery),
+      handle: async ({ params: p, query, request, url }) => {
         const record = await find(p)
         if (!record) throw notFound(kind, keyOf(p))
         if (record.status === 'trash') throw noLongerAvailable(kind)
         const caller = callerOf(ctx, request)
         if (record.status !== 'publish' && !caller.authenticated) throw notAccessible(kind)
-        return jsonResponse(spec.render(record, renderFor(ctx, url, caller.authenticated)))
+        const rendered = spec.render(record, renderFor(ctx, url, caller.authenticated))
+        return jsonResponse(pickFields(rendered, query._fields))
       },
     }),
     ...(['POST', 'PUT', 'PATCH'] as const).map((method) =>
@@ -157,12 +165,22 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
           has_events: query.has_events,
           upcoming_after: query.only_with_upcoming ? ctx.now() : undefined,
           status,
+          ...toModifiedFilter(query, ctx),
           limit,
           offset,
         })
         const render = renderFor(ctx, url, caller.authenticated)
         const items = result.items.map((r) => spec.render(r, render))
-        return listResponse({ key: plural, kind, items, total: result.total, page, perPage, url })
+        return listResponse({
+          key: plural,
+          kind,
+          items,
+          total: result.total,
+          page,
+          perPage,
+          url,
+          fields: query._fields,
+        })
       },
     }),
     route({

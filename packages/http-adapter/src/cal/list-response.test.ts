@@ -16,6 +16,11 @@ describe('listResponse', () => {
     })
     expect(res.headers.get('X-CAL-Total')).toBe('5')
     expect(res.headers.get('X-TEC-TotalPages')).toBe('3')
+    expect(res.headers.get('X-WP-Total')).toBe('5')
+    expect(res.headers.get('X-WP-TotalPages')).toBe('3')
+    expect(res.headers.get('Link')).toBe(
+      '<http://h/cal/events/v1/events?search=jazz&per_page=2>; rel="prev", <http://h/cal/events/v1/events?search=jazz&per_page=2&page=3>; rel="next"',
+    )
     expect(await res.json()).toEqual({
       events: [1, 2],
       rest_url: 'http://h/cal/events/v1/events?search=jazz&per_page=2&page=2',

@@ -1,6 +1,7 @@
 import { jsonResponse } from '../json-response.js'
 import { archivePageNotFound } from './cal-error.js'
 import type { CalKind } from './cal-kind.js'
+import { pickFields } from './sparse-fields.js'
 
 /** What a list route hands to {@link listResponse}. */
 export interface ListPage<T> {
@@ -13,28 +14,45 @@ export interface ListPage<T> {
   perPage: number
   /** The request URL; its own query (filters) is repeated in the links. */
   url: URL
+  /** `_fields`: what each item keeps (see {@link pickFields}). */
+  fields?: readonly string[]
 }
 
 /**
  * The list envelope `{[key]: items, rest_url, next_rest_url?, previous_rest_url?, total,
- * total_pages}` with `X-CAL-*` and `X-TEC-*` totals. A page past the last one (page > 1 and
+ * total_pages}` with `X-CAL-*`, `X-TEC-*` and `X-WP-*` totals and a `Link` header. A page past the last one (page > 1 and
  * nothing on it) is 404 `*-archive-page-not-found`; an empty first page is a 200.
  */
 export function listResponse<T>(page: ListPage<T>): Response {
   if (page.items.length === 0 && page.page > 1) throw archivePageNotFound(page.kind)
   const totalPages = page.total === 0 ? 0 : Math.ceil(page.total / page.perPage)
-  const body: Record<string, unknown> = { [page.key]: page.items }
+  const body: Record<string, unknown> = {
+    [page.key]: page.items.map((item) => pickFields(item, page.fields)),
+  }
   body.rest_url = pageUrl(page.url, page.page)
   if (page.page < totalPages) body.next_rest_url = pageUrl(page.url, page.page + 1)
   if (page.page > 1) body.previous_rest_url = pageUrl(page.url, Math.min(page.page - 1, totalPages))
   body.total = page.total
   body.total_pages = totalPages
-  return jsonResponse(body, 200, {
-    'X-CAL-Total': String(page.total),
-    'X-CAL-TotalPages': String(totalPages),
-    'X-TEC-Total': String(page.total),
-    'X-TEC-TotalPages': String(totalPages),
-  })
+  const headers: Record<string, string> = {}
+  for (const prefix of ['X-CAL', 'X-TEC', 'X-WP']) {
+    headers[`${prefix}-Total`] = String(page.total)
+    headers[`${prefix}-TotalPages`] = String(totalPages)
+  }
+  const link = linkHeader(body.previous_rest_url, body.next_rest_url)
+  if (link) headers.Link = link
+  return jsonResponse(body, 200, headers)
+}
+
+/**
+ * RFC 8288 `Link` with the envelope's own neighbours, as WordPress sends it (`prev` then
+ * `next`), for generic WordPress clients that page by it. Absent when there is neither.
+ */
+function linkHeader(prev: unknown, next: unknown): string | undefined {
+  const parts: string[] = []
+  if (typeof prev === 'string') parts.push(`<${prev}>; rel="prev"`)
+  if (typeof next === 'string') parts.push(`<${next}>; rel="next"`)
+  return parts.length ? parts.join(', ') : undefined
 }
 
 /** The request URL with `page` replaced; `page=1` is dropped like the original does. */

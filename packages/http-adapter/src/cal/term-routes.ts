@@ -18,6 +18,7 @@ import {
 } from './query-schemas.js'
 import { errorResponses, listEnvelope, termRecord } from './record-schemas.js'
 import { renderTerm } from './render-term.js'
+import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { termCreateBody, termUpdateBody } from './term-body.js'
 
 const termListQuery = z.object({
@@ -36,6 +37,7 @@ const termListQuery = z.object({
   post: idParam.optional().describe('Only the terms of this event'),
   event: idParam.optional().describe('Only the terms of this event (same as post)'),
   slug: stringList.optional().describe('Only terms with one of these slugs'),
+  ...fieldsQuery,
 })
 
 const categoryListQuery = termListQuery.extend({
@@ -71,10 +73,11 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
         ...errorResponses([400, 404]),
       },
       params,
-      handle: async ({ params: p, url }) => {
+      query: z.object(fieldsQuery),
+      handle: async ({ params: p, query, url }) => {
         const term = await find(p)
         if (!term) throw notFound(kind, keyOf(p))
-        return jsonResponse(renderTerm(term, renderFor(ctx, url, false)))
+        return jsonResponse(pickFields(renderTerm(term, renderFor(ctx, url, false)), query._fields))
       },
     }),
     ...(['POST', 'PUT', 'PATCH'] as const).map((method) =>
@@ -147,7 +150,16 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
         })
         const render = renderFor(ctx, url, false)
         const items = result.items.map((t) => renderTerm(t, render))
-        return listResponse({ key: taxonomy, kind, items, total: result.total, page, perPage, url })
+        return listResponse({
+          key: taxonomy,
+          kind,
+          items,
+          total: result.total,
+          page,
+          perPage,
+          url,
+          fields: q._fields,
+        })
       },
     }),
     route({
