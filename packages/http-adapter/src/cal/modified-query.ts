@@ -1,7 +1,7 @@
 import type { ModifiedFilter } from '@cal/store'
 import { z } from 'zod'
 import type { CalContext } from './cal-context.js'
-import { isDateInput, parseDateInput } from './parse-date-input.js'
+import { isDateInput, readDateInput } from './parse-date-input.js'
 
 const bound = (description: string) =>
   z
@@ -22,13 +22,17 @@ export const modifiedQuery = {
 
 /**
  * The store's bounds for the query. Read in UTC because clients echo `modified_utc`; exact
- * (a bare day is its 00:00:00 UTC), never widened to whole days like the event date bounds.
+ * (a bare day is its 00:00:00 UTC), never widened to whole days like the event date bounds;
+ * the 1000–9999 range of every calendar date applies.
  */
 export function toModifiedFilter(
   q: { modified_after?: string; modified_before?: string },
   ctx: CalContext,
 ): ModifiedFilter {
-  const instant = (text: string | undefined) =>
-    text === undefined ? undefined : parseDateInput(text, 'UTC', ctx.now())?.instant
-  return { modified_after: instant(q.modified_after), modified_before: instant(q.modified_before) }
+  const instant = (text: string | undefined, field: string) =>
+    text === undefined ? undefined : readDateInput(text, 'UTC', ctx.now(), field).instant
+  return {
+    modified_after: instant(q.modified_after, 'modified_after'),
+    modified_before: instant(q.modified_before, 'modified_before'),
+  }
 }
