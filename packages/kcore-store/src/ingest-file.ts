@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { assertCalendarDate } from './calendar-date.js'
-import type { KcoreStore } from './kcore-store.js'
+import type { KcoreStore } from './kcore-store-types.js'
 import { assertIpVersion } from './validate.js'
 
 /** What {@link ingestFile} stored. */

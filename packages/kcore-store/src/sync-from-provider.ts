@@ -4,7 +4,7 @@ import {
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
-import type { KcoreStore } from './kcore-store.js'
+import type { KcoreStore } from './kcore-store-types.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
 import { assertIpVersion } from './validate.js'
 

@@ -1,0 +1,33 @@
+import { ENGINE_VERSION } from '@kcore/engine'
+import type { NewSnapshot } from './kcore-store-types.js'
+
+const SHA256 = /^[0-9a-f]{64}$/
+
+/** CAIDA serial from a file name: `…as-rel2…` is serial-2, `…as-rel…` serial-1, else unknown. */
+export function serialOfFileName(name: string | undefined): 1 | 2 | null {
+  if (!name) return null
+  if (/\.as-rel2\./.test(name)) return 2
+  if (/\.as-rel\./.test(name)) return 1
+  return null
+}
+
+/**
+ * The provenance columns of a snapshot row: what the ingest path knows, `null` for the rest,
+ * the serial read from the file name and the running engine's version unless given.
+ */
+export function provenanceColumns(snapshot: NewSnapshot) {
+  const p = snapshot.provenance ?? {}
+  const sha256 = p.sha256 ?? null
+  if (sha256 !== null && !SHA256.test(sha256))
+    throw new RangeError(`provenance.sha256 must be 64 lowercase hex digits, got ${sha256}`)
+  const fileModified = p.fileModified ?? null
+  if (fileModified !== null && Number.isNaN(fileModified.getTime()))
+    throw new RangeError('provenance.fileModified is an invalid Date')
+  return {
+    source_url: p.sourceUrl ?? null,
+    serial: p.serial !== undefined ? p.serial : serialOfFileName(snapshot.source),
+    sha256,
+    file_modified: fileModified,
+    engine_version: p.engineVersion !== undefined ? p.engineVersion : ENGINE_VERSION,
+  }
+}
