@@ -16,7 +16,7 @@ async function engineShells(file: string): Promise<{ map: Map<number, number>; m
 
 function toMap(d: CoreDecomposition): Map<number, number> {
   const map = new Map<number, number>()
-  d.asns.forEach((asn, i) => map.set(asn, d.shells[i]!))
+  for (let i = 0; i < d.asns.length; i++) map.set(d.asns[i]!, d.shells[i]!)
   return map
 }
 
@@ -87,7 +87,7 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
       const seen: [number, number][] = []
       for await (const page of store.shellPages('ipv4', '2013-02-01', { pageSize })) {
         expect(page.asns.length).toBeLessThanOrEqual(pageSize)
-        page.asns.forEach((asn, i) => seen.push([asn, page.shells[i]!]))
+        for (let i = 0; i < page.asns.length; i++) seen.push([page.asns[i]!, page.shells[i]!])
       }
       expect(seen).toEqual([...feb.map].sort((a, b) => a[0] - b[0]))
     }
