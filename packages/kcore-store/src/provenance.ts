@@ -1,14 +1,11 @@
-import { ENGINE_VERSION } from '@kcore/engine'
+import { ENGINE_VERSION, parseSnapshotFileName } from '@kcore/engine'
 import type { NewSnapshot } from './kcore-store-types.js'
 
 const SHA256 = /^[0-9a-f]{64}$/
 
-/** CAIDA serial from a file name: `…as-rel2…` is serial-2, `…as-rel…` serial-1, else unknown. */
-export function serialOfFileName(name: string | undefined): 1 | 2 | null {
-  if (!name) return null
-  if (/\.as-rel2\./.test(name)) return 2
-  if (/\.as-rel\./.test(name)) return 1
-  return null
+/** CAIDA serial of a file name (the engine's rule), `null` for a name that is not CAIDA's. */
+function serialOfFileName(name: string | undefined): 1 | 2 | null {
+  return (name && parseSnapshotFileName(name)?.serial) || null
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import type { CoreAnswer, CoreSelector } from './kcore-store-types.js'
-import { integerOption, MAX_INT4, MAX_RESEARCH_LIMIT } from './query-options.js'
+import { integerOption, MAX_RESEARCH_LIMIT } from './query-options.js'
 import { querySnapshot } from './query-snapshots.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 
@@ -18,7 +18,9 @@ export async function queryCore(
 ): Promise<CoreAnswer> {
   const top = 'top' in select ? integerOption('top', select.top, 1, MAX_RESEARCH_LIMIT) : undefined
   const askedK =
-    'k' in select && select.k !== undefined ? integerOption('k', select.k, 0, MAX_INT4) : undefined
+    'k' in select && select.k !== undefined
+      ? integerOption('k', select.k, 0, Number.MAX_SAFE_INTEGER)
+      : undefined
   const snapshot = await querySnapshot(db, ipVersion, date)
   const maxShell = snapshot.max_shell_index
   const table = sql.table(shellTable(ipVersion))

@@ -23,12 +23,15 @@ export async function queryMovers(
   options: MoversOptions = {},
 ): Promise<Movers> {
   const limit = integerOption('limit', options.limit ?? 100, 1, MAX_RESEARCH_LIMIT)
-  const askedK = options.k === undefined ? undefined : integerOption('k', options.k, 0, MAX_INT4)
+  const askedK =
+    options.k === undefined ? undefined : integerOption('k', options.k, 0, Number.MAX_SAFE_INTEGER)
   const [before, after] = await Promise.all([
     querySnapshot(db, ipVersion, from),
     querySnapshot(db, ipVersion, to),
   ])
   const k = askedK ?? after.max_shell_index
+  // Shell indices are int4: a larger k selects the same (empty) core and keeps the parameter in range.
+  const sqlK = Math.min(k, MAX_INT4)
   const table = sql.table(shellTable(ipVersion))
   const pairs = sql`(select asn, shell_index from ${table} where date = ${from}::date) f
     full join (select asn, shell_index from ${table} where date = ${to}::date) t on f.asn = t.asn`
@@ -39,7 +42,7 @@ export async function queryMovers(
     to_shell: number | null
   }>`select coalesce(f.asn, t.asn) as asn, f.shell_index as from_shell, t.shell_index as to_shell
     from ${pairs}
-    where (coalesce(f.shell_index, -1) >= ${k}) <> (coalesce(t.shell_index, -1) >= ${k})
+    where (coalesce(f.shell_index, -1) >= ${sqlK}) <> (coalesce(t.shell_index, -1) >= ${sqlK})
     order by 1`.execute(db)
   const entered: CoreMover[] = []
   const left: CoreMover[] = []

@@ -1,7 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import type { ShellListOptions, ShellPage, ShellRow } from './kcore-store-types.js'
-import { integerOption, MAX_INT4 } from './query-options.js'
+import { integerOption } from './query-options.js'
 import { querySnapshot } from './query-snapshots.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 
@@ -20,7 +20,7 @@ export async function* queryShellPages(
   date: string,
   options: ShellListOptions = {},
 ): AsyncGenerator<ShellPage> {
-  const minShell = integerOption('minShell', options.minShell ?? 0, 0, MAX_INT4)
+  const minShell = integerOption('minShell', options.minShell ?? 0, 0, Number.MAX_SAFE_INTEGER)
   const pageSize = integerOption('pageSize', options.pageSize ?? DEFAULT_PAGE_SIZE, 1, 100_000)
   const { max_shell_index: maxShell } = await querySnapshot(db, ipVersion, date)
   if (minShell > maxShell) return

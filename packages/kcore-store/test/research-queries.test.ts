@@ -121,7 +121,9 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
     const bad: [string, () => Promise<unknown>][] = [
       ['k', () => store.core('ipv4', '2024-01-01', { k: -1 })],
       ['k', () => store.core('ipv4', '2024-01-01', { k: 1.5 })],
-      ['k', () => store.core('ipv4', '2024-01-01', { k: 2_147_483_648 })],
+      ['k', () => store.core('ipv4', '2024-01-01', { k: 2 ** 53 })],
+      ['k', () => store.movers('ipv4', '2024-01-01', '2024-01-01', { k: 2 ** 53 })],
+      ['minShell', () => store.shells('ipv4', '2024-01-01', { minShell: 2 ** 53 }).next()],
       ['k', () => store.core('ipv4', '2024-01-01', { k: Number.NaN })],
       ['top', () => store.core('ipv4', '2024-01-01', { top: 0 })],
       ['top', () => store.core('ipv4', '2024-01-01', { top: 10_001 })],
@@ -144,6 +146,15 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
     }
     const top = await store.core('ipv4', '2024-01-01', { top: 10_000 })
     expect(top.asns).toEqual([1])
+    // Far above any int4 shell index: empty answers, not errors.
+    const huge = 2 ** 53 - 1
+    expect((await store.core('ipv4', '2024-01-01', { k: huge })).asns).toEqual([])
+    const movers = await store.movers('ipv4', '2024-01-01', '2024-01-01', { k: huge })
+    expect(movers.k).toBe(huge)
+    expect(await store.shells('ipv4', '2024-01-01', { minShell: huge }).next()).toEqual({
+      done: true,
+      value: undefined,
+    })
   })
 
   it('names a date that is not stored (of that version) with SnapshotNotFoundError', async () => {
