@@ -12,8 +12,8 @@ const normalized = (shell: RawBuilder<unknown>, max: number) =>
 /**
  * Between two stored snapshots of a version: the ASes that entered or left the k-core (k
  * defaulting to the maximum of `to`; an AS absent from a snapshot is outside every core there),
- * and the largest rises and falls of `normalized_shell_index` among ASes present in both. Each
- * part is one join of the two dates' index ranges, computed in the database.
+ * and the largest rises and falls of `normalized_shell_index` among ASes present in both,
+ * computed in the database in one statement.
  */
 export async function queryMovers(
   db: Kysely<KcoreSchema>,
@@ -33,43 +33,52 @@ export async function queryMovers(
   // Shell indices are int4: a larger k selects the same (empty) core and keeps the parameter in range.
   const sqlK = Math.min(k, MAX_INT4)
   const table = sql.table(shellTable(ipVersion))
-  const pairs = sql`(select asn, shell_index from ${table} where date = ${from}::date) f
-    full join (select asn, shell_index from ${table} where date = ${to}::date) t on f.asn = t.asn`
-
-  const { rows: crossed } = await sql<{
+  const change = sql`${normalized(sql.ref('ts'), after.max_shell_index)} - ${normalized(sql.ref('fs'), before.max_shell_index)}`
+  // One join of the two dates' index ranges, materialized once and read three times: the
+  // crossings of k, the top risers and the top fallers (each ordered and limited in SQL).
+  const { rows } = await sql<{
+    kind: 'crossed' | 'rise' | 'fall'
     asn: number | string
-    from_shell: number | null
-    to_shell: number | null
-  }>`select coalesce(f.asn, t.asn) as asn, f.shell_index as from_shell, t.shell_index as to_shell
-    from ${pairs}
-    where (coalesce(f.shell_index, -1) >= ${sqlK}) <> (coalesce(t.shell_index, -1) >= ${sqlK})
-    order by 1`.execute(db)
+    fs: number | null
+    ts: number | null
+  }>`with j as materialized (
+      select coalesce(f.asn, t.asn) as asn, f.shell_index as fs, t.shell_index as ts
+      from (select asn, shell_index from ${table} where date = ${from}::date) f
+      full join (select asn, shell_index from ${table} where date = ${to}::date) t
+        on f.asn = t.asn)
+    (select 'crossed' as kind, asn, fs, ts from j
+      where (coalesce(fs, -1) >= ${sqlK}) <> (coalesce(ts, -1) >= ${sqlK}))
+    union all
+    (select 'rise', asn, fs, ts from j
+      where fs is not null and ts is not null and ${change} > 0
+      order by ${change} desc, asn limit ${limit})
+    union all
+    (select 'fall', asn, fs, ts from j
+      where fs is not null and ts is not null and ${change} < 0
+      order by ${change} asc, asn limit ${limit})`.execute(db)
+
   const entered: CoreMover[] = []
   const left: CoreMover[] = []
-  for (const row of crossed) {
-    const mover = { asn: Number(row.asn), from_shell: row.from_shell, to_shell: row.to_shell }
-    ;((row.to_shell ?? -1) >= k ? entered : left).push(mover)
+  const risers: RankMover[] = []
+  const fallers: RankMover[] = []
+  for (const row of rows) {
+    const asn = Number(row.asn)
+    if (row.kind === 'crossed') {
+      const mover = { asn, from_shell: row.fs, to_shell: row.ts }
+      ;((row.ts ?? -1) >= k ? entered : left).push(mover)
+    } else {
+      const fromShell = row.fs!
+      const toShell = row.ts!
+      const delta = ratio(toShell, after.max_shell_index) - ratio(fromShell, before.max_shell_index)
+      const mover = { asn, from_shell: fromShell, to_shell: toShell, change: delta }
+      ;(row.kind === 'rise' ? risers : fallers).push(mover)
+    }
   }
-
-  const change = sql`${normalized(sql.ref('t.shell_index'), after.max_shell_index)} - ${normalized(sql.ref('f.shell_index'), before.max_shell_index)}`
-  const ranked = async (direction: 'rise' | 'fall'): Promise<RankMover[]> => {
-    const { rows } = await sql<{ asn: number | string; from_shell: number; to_shell: number }>`
-      select f.asn, f.shell_index as from_shell, t.shell_index as to_shell
-      from ${pairs}
-      where f.asn is not null and t.asn is not null
-        and ${change} ${direction === 'rise' ? sql`> 0` : sql`< 0`}
-      order by ${change} ${direction === 'rise' ? sql`desc` : sql`asc`}, 1
-      limit ${limit}`.execute(db)
-    return rows.map((r) => ({
-      asn: Number(r.asn),
-      from_shell: r.from_shell,
-      to_shell: r.to_shell,
-      change:
-        ratio(r.to_shell, after.max_shell_index) - ratio(r.from_shell, before.max_shell_index),
-    }))
-  }
-  const risers = await ranked('rise')
-  const fallers = await ranked('fall')
+  // A union's parts come back in no promised order: order each list here, as SQL chose them.
+  entered.sort((a, b) => a.asn - b.asn)
+  left.sort((a, b) => a.asn - b.asn)
+  risers.sort((a, b) => b.change - a.change || a.asn - b.asn)
+  fallers.sort((a, b) => a.change - b.change || a.asn - b.asn)
   return { ip_version: ipVersion, from, to, k, entered, left, risers, fallers }
 }
 
