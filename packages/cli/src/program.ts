@@ -6,6 +6,7 @@ import pkg from '../package.json' with { type: 'json' }
 import { openStores } from './app.js'
 import { runBackfill } from './backfill.js'
 import { type Config, ConfigError, type ConfigFlags, loadConfig } from './config.js'
+import { addExportCommand } from './export.js'
 import { runServer } from './serve.js'
 
 /** Exit codes of the `kcore` command. */
@@ -131,6 +132,13 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
       io.stdout,
     )
     done(ok ? EXIT.ok : EXIT.failure)
+  })
+
+  addExportCommand(program, {
+    stdout: io.stdout,
+    databaseOptions,
+    config: (opts) => configFrom(io, opts),
+    done,
   })
   return program
 }

@@ -9,6 +9,7 @@ export { type CoreDecomposition, coreDecomposition } from './core-decomposition.
 export { coreNumbers } from './core-numbers.js'
 export { decomposeSnapshot } from './decompose-snapshot.js'
 export { type Compression, detectCompression } from './detect-compression.js'
+export { ENGINE_VERSION } from './engine-version.js'
 export type { IpVersion } from './ip-version.js'
 export { MAX_ASN } from './max-asn.js'
 export { parseAsRel } from './parse-as-rel.js'

@@ -13,6 +13,9 @@ export {
   type KcoreApiOptions,
   KcoreConfigError,
   type ResponseCacheSettings,
+  SHELL_CONTENT_TYPES,
+  type ShellFormat,
+  shellListStream,
 } from './kcore/index.js'
 export { openApiDocument } from './openapi.js'
 export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'

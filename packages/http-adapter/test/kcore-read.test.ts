@@ -290,12 +290,18 @@ describe.each(testDatabases())('k-core read endpoints on $name', ({ open }) => {
     const doc = res.body
     expect(doc.openapi).toBe('3.1.0')
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/asns/{asn}',
       '/api/health',
+      '/api/movers',
       '/api/openapi.json',
       '/api/refresh',
       '/api/scheduler/status',
       '/api/scheduler/update',
       '/api/snapshots',
+      '/api/snapshots/{date}',
+      '/api/snapshots/{date}/core',
+      '/api/snapshots/{date}/distribution',
+      '/api/snapshots/{date}/shells',
       '/api/summary',
       '/api/trends',
       '/api/trends/{asn}',

@@ -6,18 +6,38 @@
  */
 
 export { CALENDAR_DATE_PATTERN, isCalendarDate } from './calendar-date.js'
+export {
+  AsnNotFoundError,
+  InvalidQueryError,
+  KcoreStoreError,
+  SnapshotNotFoundError,
+} from './errors.js'
 export type { IngestFileResult } from './ingest-file.js'
 export { ingestFile } from './ingest-file.js'
+export { createKcoreStore } from './kcore-store.js'
 export type {
+  AsnOverview,
+  AsnVersionOverview,
+  CoreAnswer,
+  CoreMover,
+  CoreSelector,
   DateRange,
+  Distribution,
   KcoreStore,
+  Movers,
+  MoversOptions,
+  NewProvenance,
   NewSnapshot,
+  RankMover,
+  ShellListOptions,
+  ShellPage,
+  ShellRow,
   SnapshotInfo,
   TrendPoint,
   VersionSummary,
-} from './kcore-store.js'
-export { createKcoreStore } from './kcore-store.js'
+} from './kcore-store-types.js'
 export { KcoreMigrationError } from './migrate.js'
+export { MAX_RESEARCH_LIMIT } from './query-options.js'
 export { RefreshInProgressError } from './refresh-in-progress-error.js'
 export type { KcoreSchema } from './schema.js'
 export type { SyncOptions, SyncProgress, VersionSyncResult } from './sync-from-provider.js'

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { assertCalendarDate } from './calendar-date.js'
-import type { KcoreStore } from './kcore-store.js'
+import type { KcoreStore } from './kcore-store-types.js'
 import { assertIpVersion } from './validate.js'
 
 /** What {@link ingestFile} stored. */
@@ -19,7 +20,7 @@ export interface IngestFileResult {
  * Parses, decomposes and stores one local CAIDA file (plain, `.bz2` or `.gz`). The IP version
  * and date come from its CAIDA file name (`20240101.as-rel.txt.bz2`,
  * `20220601.as-rel.v6-stable.txt.bz2`, …) unless given; a stored snapshot of the same date is
- * replaced. The file name is stored as the snapshot's `source`.
+ * replaced. The file name is stored as the snapshot's `source`, with its SHA-256 and mtime.
  */
 export async function ingestFile(
   store: KcoreStore,
@@ -39,7 +40,7 @@ export async function ingestFile(
   }
   assertIpVersion(ipVersion)
   assertCalendarDate(date, 'snapshot date')
-  const bytes = await readFile(path)
+  const [bytes, stats] = await Promise.all([readFile(path), stat(path)])
   const { graph, decomposition } = await decomposeSnapshot(new Uint8Array(bytes))
   await store.ingest({
     ipVersion,
@@ -48,6 +49,10 @@ export async function ingestFile(
     linkCount: graph.linkCount,
     metadata: graph.metadata,
     source: fileName,
+    provenance: {
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      fileModified: stats.mtime,
+    },
   })
   return { ipVersion, date, asns: decomposition.asns.length, maxShell: decomposition.maxShell }
 }

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely'
 import { intArray, isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
-import type { NewSnapshot } from './kcore-store.js'
+import type { NewSnapshot } from './kcore-store-types.js'
+import { provenanceColumns } from './provenance.js'
 import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
 import { assertIpVersion } from './validate.js'
 
@@ -52,6 +53,7 @@ export async function ingestSnapshot(
     link_count: linkCount,
     source: snapshot.source ?? null,
     metadata: snapshot.metadata ? JSON.stringify(snapshot.metadata) : null,
+    ...provenanceColumns(snapshot),
   }
 
   await db.transaction().execute(async (trx) => {
@@ -67,6 +69,11 @@ export async function ingestSnapshot(
           link_count: (eb) => eb.ref('excluded.link_count'),
           source: (eb) => eb.ref('excluded.source'),
           metadata: (eb) => eb.ref('excluded.metadata'),
+          source_url: (eb) => eb.ref('excluded.source_url'),
+          serial: (eb) => eb.ref('excluded.serial'),
+          sha256: (eb) => eb.ref('excluded.sha256'),
+          file_modified: (eb) => eb.ref('excluded.file_modified'),
+          engine_version: (eb) => eb.ref('excluded.engine_version'),
           ingested_at: sql`now()`,
         }),
       )

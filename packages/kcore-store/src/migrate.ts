@@ -1,10 +1,11 @@
 import { type Kysely, Migrator } from 'kysely'
+import { KcoreStoreError } from './errors.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.js'
 
 /** Thrown when a migration fails; `cause` holds the database error. */
-export class KcoreMigrationError extends Error {
+export class KcoreMigrationError extends KcoreStoreError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
+    super('migration_failed', message, options)
     this.name = 'KcoreMigrationError'
   }
 }

@@ -1,15 +1,17 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
-import type { SnapshotInfo } from './kcore-store.js'
+import { assertCalendarDate } from './calendar-date.js'
+import { SnapshotNotFoundError } from './errors.js'
+import type { SnapshotInfo } from './kcore-store-types.js'
 import type { KcoreSchema } from './schema.js'
 import { assertIpVersion } from './validate.js'
 
-/** Stored snapshots of one version, oldest first. */
-export async function querySnapshots(
-  db: Kysely<KcoreSchema>,
-  ipVersion: IpVersion,
-): Promise<SnapshotInfo[]> {
-  assertIpVersion(ipVersion)
+/** A timestamp as ISO 8601 UTC text, formatted in SQL so both drivers give the same string. */
+const isoUtc = (column: 'ingested_at' | 'file_modified') =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/** The snapshot table's columns as a {@link SnapshotInfo}. */
+function selectSnapshots(db: Kysely<KcoreSchema>, ipVersion: IpVersion) {
   return db
     .selectFrom('kcore_snapshot')
     .select([
@@ -18,14 +20,36 @@ export async function querySnapshots(
       'unique_asns',
       'link_count',
       'source',
-      // Formatted in SQL so both drivers give the same ISO 8601 UTC string.
-      sql<string>`to_char(ingested_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-        'ingested_at',
-      ),
+      isoUtc('ingested_at').as('ingested_at'),
+      'source_url',
+      sql<1 | 2 | null>`serial::int`.as('serial'),
+      'sha256',
+      isoUtc('file_modified').as('file_modified'),
+      'engine_version',
     ])
     .where('ip_version', '=', ipVersion)
-    .orderBy('date')
-    .execute()
+}
+
+/** Stored snapshots of one version, oldest first. */
+export async function querySnapshots(
+  db: Kysely<KcoreSchema>,
+  ipVersion: IpVersion,
+): Promise<SnapshotInfo[]> {
+  assertIpVersion(ipVersion)
+  return selectSnapshots(db, ipVersion).orderBy('date').execute()
+}
+
+/** One stored snapshot; {@link SnapshotNotFoundError} when the date is not stored. */
+export async function querySnapshot(
+  db: Kysely<KcoreSchema>,
+  ipVersion: IpVersion,
+  date: string,
+): Promise<SnapshotInfo> {
+  assertIpVersion(ipVersion)
+  assertCalendarDate(date, 'snapshot date')
+  const row = await selectSnapshots(db, ipVersion).where('date', '=', date).executeTakeFirst()
+  if (!row) throw new SnapshotNotFoundError(ipVersion, date)
+  return row
 }
 
 /** Stored dates of one version, oldest first. */

@@ -1,6 +1,6 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
-import type { VersionSummary } from './kcore-store.js'
+import type { VersionSummary } from './kcore-store-types.js'
 import type { KcoreSchema } from './schema.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import { intArray } from './asn.js'
-import type { DateRange, TrendPoint } from './kcore-store.js'
+import type { DateRange, TrendPoint } from './kcore-store-types.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 

@@ -1,7 +1,9 @@
+import { KcoreStoreError } from './errors.js'
+
 /** Thrown by {@link syncFromProvider} when another run (any process on the database) holds the refresh lock. */
-export class RefreshInProgressError extends Error {
+export class RefreshInProgressError extends KcoreStoreError {
   constructor(message = 'a refresh is already running') {
-    super(message)
+    super('refresh_in_progress', message)
     this.name = 'RefreshInProgressError'
   }
 }

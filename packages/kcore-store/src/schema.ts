@@ -11,6 +11,11 @@ export interface SnapshotTable {
   source: string | null
   metadata: ColumnType<unknown, string | null, string | null>
   ingested_at: Generated<Date>
+  source_url: string | null
+  serial: number | null
+  sha256: string | null
+  file_modified: Date | null
+  engine_version: string | null
 }
 
 /** One row per AS per snapshot: its shell index (core number). One table per IP version. */

@@ -4,8 +4,9 @@ import {
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
-import type { KcoreStore } from './kcore-store.js'
+import type { KcoreStore } from './kcore-store-types.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
+import { sha256PassThrough } from './sha256-pass-through.js'
 import { assertIpVersion } from './validate.js'
 
 /** The name of the lock every refresh takes (`Database.tryWithLock`). */
@@ -109,8 +110,11 @@ async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<
   for (const [i, ref] of todo.entries()) {
     signal?.throwIfAborted()
     try {
-      const stream = await provider.open(ref, signal ? { signal } : undefined)
-      const { graph, decomposition } = await decomposeSnapshot(stream, signal ? { signal } : {})
+      const fetched = sha256PassThrough(await provider.open(ref, signal ? { signal } : undefined))
+      const { graph, decomposition } = await decomposeSnapshot(
+        fetched.stream,
+        signal ? { signal } : {},
+      )
       signal?.throwIfAborted()
       await store.ingest({
         ipVersion,
@@ -119,6 +123,7 @@ async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<
         linkCount: graph.linkCount,
         metadata: graph.metadata,
         source: ref.fileName,
+        provenance: { sourceUrl: ref.url, serial: ref.serial, sha256: fetched.hex() },
       })
       result.added.push(ref.date)
       options.onProgress?.({ ipVersion, date: ref.date, done: i + 1, total: todo.length, ok: true })

@@ -1,7 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import { isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
-import type { DateRange } from './kcore-store.js'
+import type { DateRange } from './kcore-store-types.js'
 
 /** Throws a `RangeError` unless `value` is `'ipv4'` or `'ipv6'`. */
 export function assertIpVersion(value: unknown): asserts value is IpVersion {

@@ -12,4 +12,5 @@ export {
 export { KcoreConfigError } from './kcore-config-error.js'
 export { MAX_ASN, MAX_TRENDS_ASNS } from './request-schemas.js'
 export type { SchedulerStatus } from './scheduler.js'
+export { SHELL_CONTENT_TYPES, type ShellFormat, shellListStream } from './shell-stream.js'
 export type { RefreshVersionResult, UpdateVersionResult } from './sync-result-mapping.js'

@@ -8,6 +8,14 @@ const CODE_BY_FIELD: Record<string, string> = {
   ip_versions: 'invalid_ip_version',
   start_date: 'invalid_date',
   end_date: 'invalid_date',
+  date: 'invalid_date',
+  from: 'invalid_date',
+  to: 'invalid_date',
+  k: 'invalid_parameter',
+  top: 'invalid_parameter',
+  limit: 'invalid_parameter',
+  min_shell: 'invalid_parameter',
+  format: 'invalid_parameter',
 }
 
 const MESSAGE_BY_CODE: Record<string, string> = {
@@ -15,6 +23,7 @@ const MESSAGE_BY_CODE: Record<string, string> = {
   invalid_ip_version: 'Invalid IP version',
   invalid_date: 'Invalid date',
   invalid_date_range: 'start_date must not be after end_date',
+  invalid_parameter: 'Invalid parameter',
   invalid_request: 'Invalid request',
 }
 

@@ -7,6 +7,7 @@ import { DEFAULT_SCHEDULER, type KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
 import { openApiRoute } from './openapi-route.js'
 import { refreshRoutes } from './refresh-routes.js'
+import { researchRoutes } from './research-routes.js'
 import { createResponseCache } from './response-cache.js'
 import { createScheduler } from './scheduler.js'
 import { statusRoutes } from './status-routes.js'
@@ -49,7 +50,12 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     now,
     cache,
   }
-  const documented: Route[] = [...statusRoutes(ctx), ...trendRoutes(ctx), ...refreshRoutes(ctx)]
+  const documented: Route[] = [
+    ...statusRoutes(ctx),
+    ...trendRoutes(ctx),
+    ...researchRoutes(ctx),
+    ...refreshRoutes(ctx),
+  ]
   const info = { base: '/api', title: 'AS k-core trends API', version: options.version }
   const openapi = openApiRoute(info, () => [...documented, openapi])
   const mounted = documented.map((r) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { snapshotRecordSchema } from './research-schemas.js'
 
 const date = z.string().meta({ format: 'date' })
 const dateTime = z.string().meta({ format: 'date-time' })
@@ -68,14 +69,7 @@ export const multiTrendSchema = z.object({
     .describe('A key per ASN (as a string); an empty array where there is no point'),
 })
 
-const snapshotItem = z.object({
-  date,
-  max_shell_index: z.number().int(),
-  unique_asns: z.number().int(),
-  link_count: z.number().int(),
-  source: z.string().nullable(),
-  ingested_at: dateTime,
-})
+const snapshotItem = snapshotRecordSchema
 
 /** `GET /api/snapshots`. */
 export const snapshotsSchema = z.object({

@@ -1,0 +1,187 @@
+import { jsonResponse } from '../json-response.js'
+import { type Route, route } from '../route.js'
+import { immutableHeaders } from './immutable-headers.js'
+import type { KcoreContext } from './kcore-context.js'
+import {
+  asnOverviewSchema,
+  asnParams,
+  coreQuery,
+  coreSchema,
+  distributionSchema,
+  moversQuery,
+  moversSchema,
+  shellsQuery,
+  shellsSchema,
+  snapshotDateParams,
+  snapshotRecordSchema,
+  versionQuery,
+} from './research-schemas.js'
+import { errorSchema } from './response-schemas.js'
+import { SHELL_CONTENT_TYPES, shellListStream } from './shell-stream.js'
+import { mapStoreErrors } from './store-error-status.js'
+
+const notFound = {
+  description: 'No snapshot of the IP version is stored for the date',
+  schema: errorSchema,
+}
+const badRequest = { description: 'Bad date, IP version or parameter', schema: errorSchema }
+
+/**
+ * The research routes of the spec's "Beyond NetCores": a snapshot's record, its whole shell
+ * list (streamed), its k-core or top-N, its shell-size distribution, movers between two
+ * snapshots and a per-ASN overview. Answers about one snapshot carry a strong ETag and a day of
+ * Cache-Control (the shared core answers If-None-Match).
+ */
+export function researchRoutes(ctx: KcoreContext): Route[] {
+  const { store } = ctx
+  /** The snapshot's record and the headers of an answer built from it alone. */
+  const immutable = async (ipVersion: 'ipv4' | 'ipv6', date: string, representation: string) => {
+    const snapshot = await store.snapshot(ipVersion, date)
+    return {
+      snapshot,
+      headers: await immutableHeaders(ctx.version, ipVersion, snapshot, representation),
+    }
+  }
+  return [
+    route({
+      method: 'GET',
+      path: '/snapshots/:date',
+      summary: "A snapshot's record with its provenance",
+      params: snapshotDateParams,
+      query: versionQuery,
+      responses: {
+        200: { description: 'The record', schema: snapshotRecordSchema },
+        400: badRequest,
+        404: notFound,
+      },
+      handle: ({ params, query }) =>
+        mapStoreErrors(async () => {
+          const { snapshot, headers } = await immutable(query.ip_version, params.date, 'record')
+          return jsonResponse(snapshot, 200, headers)
+        }),
+    }),
+    route({
+      method: 'GET',
+      path: '/snapshots/:date/shells',
+      summary: 'Every AS of a snapshot with its shell index, streamed',
+      description:
+        'Ascending by ASN. `format=json` (default) is `{date, ip_version, max_shell_index, count, shells}`; ' +
+        '`ndjson` one `{asn, shell_index, normalized_shell_index}` per line; `csv` with a header row. ' +
+        'Streamed from keyset pages of 10,000 rows.',
+      params: snapshotDateParams,
+      query: shellsQuery,
+      responses: {
+        200: { description: 'The shell list', schema: shellsSchema },
+        400: badRequest,
+        404: notFound,
+      },
+      handle: ({ params, query }) =>
+        mapStoreErrors(async () => {
+          const minShell = query.min_shell ?? 0
+          const representation = `shells|${query.format}|${minShell}`
+          const { snapshot, headers } = await immutable(
+            query.ip_version,
+            params.date,
+            representation,
+          )
+          const count = minShell === 0 ? snapshot.unique_asns : await countAtLeast(minShell)
+          async function countAtLeast(min: number) {
+            const { shells } = await store.distribution(query.ip_version, params.date)
+            return shells.reduce((n, s) => (s.shell_index >= min ? n + s.count : n), 0)
+          }
+          const head = {
+            date: params.date,
+            ip_version: query.ip_version,
+            max_shell_index: snapshot.max_shell_index,
+            count,
+          }
+          const pages = store.shellPages(query.ip_version, params.date, { minShell })
+          return new Response(shellListStream(query.format, head, pages), {
+            headers: { 'content-type': SHELL_CONTENT_TYPES[query.format], ...headers },
+          })
+        }),
+    }),
+    route({
+      method: 'GET',
+      path: '/snapshots/:date/core',
+      summary: 'The k-core or the top-N ASes of a snapshot',
+      description:
+        '`k` defaults to the max shell index (the innermost core); a k above it is an empty core. ' +
+        '`top=N` takes the N highest shell indices (ties by ASN) and reports the lowest as `k`.',
+      params: snapshotDateParams,
+      query: coreQuery,
+      responses: {
+        200: { description: 'The core, ASNs ascending', schema: coreSchema },
+        400: badRequest,
+        404: notFound,
+      },
+      handle: ({ params, query }) =>
+        mapStoreErrors(async () => {
+          const select = query.top !== undefined ? { top: query.top } : { k: query.k }
+          const representation = `core|${query.top !== undefined ? `top=${query.top}` : `k=${query.k ?? ''}`}`
+          const [{ headers }, core] = await Promise.all([
+            immutable(query.ip_version, params.date, representation),
+            store.core(query.ip_version, params.date, select),
+          ])
+          return jsonResponse(core, 200, headers)
+        }),
+    }),
+    route({
+      method: 'GET',
+      path: '/snapshots/:date/distribution',
+      summary: 'How many ASes each shell of a snapshot holds',
+      params: snapshotDateParams,
+      query: versionQuery,
+      responses: {
+        200: { description: 'One entry per non-empty shell', schema: distributionSchema },
+        400: badRequest,
+        404: notFound,
+      },
+      handle: ({ params, query }) =>
+        mapStoreErrors(async () => {
+          const [{ headers }, distribution] = await Promise.all([
+            immutable(query.ip_version, params.date, 'distribution'),
+            store.distribution(query.ip_version, params.date),
+          ])
+          return jsonResponse(distribution, 200, headers)
+        }),
+    }),
+    route({
+      method: 'GET',
+      path: '/movers',
+      summary:
+        'ASes that entered or left the k-core, and the largest rises and falls, between two snapshots',
+      query: moversQuery,
+      responses: {
+        200: { description: 'The movers', schema: moversSchema },
+        400: badRequest,
+        404: { description: '`from` or `to` is not a stored snapshot date', schema: errorSchema },
+      },
+      handle: ({ query }) =>
+        mapStoreErrors(async () =>
+          jsonResponse(
+            await store.movers(query.ip_version, query.from, query.to, {
+              k: query.k,
+              limit: query.limit,
+            }),
+          ),
+        ),
+    }),
+    route({
+      method: 'GET',
+      path: '/asns/:asn',
+      summary: 'Where an AS appears, per IP version',
+      params: asnParams,
+      responses: {
+        200: {
+          description: 'First and last sighting and the latest point',
+          schema: asnOverviewSchema,
+        },
+        400: { description: 'Bad ASN', schema: errorSchema },
+        404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
+      },
+      handle: ({ params }) =>
+        mapStoreErrors(async () => jsonResponse(await store.asnOverview(params.asn))),
+    }),
+  ]
+}

@@ -1,0 +1,255 @@
+import type { Database } from '@kcore/db'
+import type { CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
+
+/** One point of an AS's trend: its shell index in one snapshot. */
+export interface TrendPoint {
+  /** Snapshot date, `YYYY-MM-DD`. */
+  date: string
+  /** Core number of the AS in that snapshot. */
+  shell_index: number
+  /** Largest shell index of that snapshot. */
+  max_shell_index: number
+  /** `shell_index / max_shell_index`, full precision, in [0, 1] (0 when the maximum is 0). */
+  normalized_shell_index: number
+}
+
+/** One stored snapshot. */
+export interface SnapshotInfo {
+  date: string
+  max_shell_index: number
+  /** ASes in the snapshot. */
+  unique_asns: number
+  /** Distinct undirected links in the snapshot's graph. */
+  link_count: number
+  /** Where it came from, usually the CAIDA file name. */
+  source: string | null
+  /** When it was (last) stored, ISO 8601 UTC. */
+  ingested_at: string
+  /** Where the file was fetched (`null` for a local ingest or a snapshot stored before 0003). */
+  source_url: string | null
+  /** CAIDA serial of the file (1 or 2), `null` when unknown. */
+  serial: 1 | 2 | null
+  /** SHA-256 (hex) of the file as fetched, before decompression; `null` when unknown. */
+  sha256: string | null
+  /** The provider's Last-Modified or the local file's mtime, ISO 8601 UTC, or `null`. */
+  file_modified: string | null
+  /** `@kcore/engine` version that decomposed it, `null` for snapshots stored before 0003. */
+  engine_version: string | null
+}
+
+/** Aggregate figures of one IP version. */
+export interface VersionSummary {
+  snapshot_count: number
+  /** `[earliest, latest]` snapshot date. */
+  date_range: [string, string]
+  /** Distinct ASNs over all stored snapshots of the version. */
+  total_asns: number
+  /** Largest shell index over all stored snapshots of the version. */
+  max_shell_index: number
+}
+
+/** A decomposed snapshot, ready to store. */
+export interface NewSnapshot {
+  ipVersion: IpVersion
+  /** `YYYY-MM-DD`. */
+  date: string
+  decomposition: CoreDecomposition
+  /** Distinct undirected links of the graph (`AsGraph.linkCount`). */
+  linkCount: number
+  /** Clique and IXP lines of the file, kept as JSON. */
+  metadata?: SnapshotMetadata
+  /** Where it came from, usually the CAIDA file name. */
+  source?: string
+  /** Where and what the file was; omitted fields are stored as `null`. */
+  provenance?: NewProvenance
+}
+
+/** Provenance of a snapshot as the ingest path knows it. */
+export interface NewProvenance {
+  /** URL the file was downloaded from (none for a local file). */
+  sourceUrl?: string | null
+  /** CAIDA serial (1 or 2); default: read from `source` (`as-rel2` = 2, `as-rel` = 1). */
+  serial?: 1 | 2 | null
+  /** SHA-256 (hex) of the bytes as fetched. */
+  sha256?: string | null
+  /** Provider's Last-Modified or the file's mtime. */
+  fileModified?: Date | null
+  /** Default: the `@kcore/engine` version running the ingest. */
+  engineVersion?: string | null
+}
+
+/** An optional, inclusive date range; an omitted end is open. */
+export interface DateRange {
+  start?: string
+  end?: string
+}
+
+/**
+ * Typed access to stored k-core snapshots. Create it with {@link createKcoreStore}; call
+ * {@link KcoreStore.migrate} once before anything else.
+ */
+export interface KcoreStore {
+  /** The database it works on (the caller owns it and closes it). */
+  readonly database: Database
+  /** Creates or updates the tables. Idempotent, and safe when several processes start at once. */
+  migrate(): Promise<void>
+  /**
+   * Stores one snapshot in one transaction: whole or not at all. A snapshot already stored for
+   * the same IP version and date is replaced (CAIDA re-issues dates now and then).
+   */
+  ingest(snapshot: NewSnapshot): Promise<void>
+  /**
+   * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
+   * (inclusive; omitted ends are open). The map has a key for every requested ASN, with an
+   * empty array where the AS has no point in the range.
+   */
+  trends(
+    ipVersion: IpVersion,
+    asns: number[],
+    range?: DateRange,
+  ): Promise<Map<number, TrendPoint[]>>
+  /** The subset of `asns` that appears in at least one stored snapshot of the version. */
+  knownAsns(ipVersion: IpVersion, asns: number[]): Promise<Set<number>>
+  /** Earliest and latest stored date of the version, or null when none is stored. */
+  dateRange(ipVersion: IpVersion): Promise<{ earliest: string; latest: string } | null>
+  /** One entry per IP version that has at least one snapshot. */
+  summary(): Promise<Partial<Record<IpVersion, VersionSummary>>>
+  /** Stored snapshots of the version, oldest first. */
+  snapshots(ipVersion: IpVersion): Promise<SnapshotInfo[]>
+  /** Stored dates of the version, oldest first. */
+  storedDates(ipVersion: IpVersion): Promise<string[]>
+  /** Stored snapshots over both IP versions. */
+  snapshotCount(): Promise<number>
+
+  // Research queries. Each one that names a date throws {@link SnapshotNotFoundError} when no
+  // snapshot of the version is stored for it, and {@link InvalidQueryError} for a bad option.
+
+  /** The stored snapshot's record with its provenance. */
+  snapshot(ipVersion: IpVersion, date: string): Promise<SnapshotInfo>
+  /**
+   * Every AS of the snapshot as typed-array pages (ascending ASN, `pageSize` rows each, default
+   * 10,000): one short keyset query per page, so no connection stays checked out between pages
+   * and stopping early (`break`, `return()`) costs nothing.
+   */
+  shellPages(
+    ipVersion: IpVersion,
+    date: string,
+    options?: ShellListOptions,
+  ): AsyncGenerator<ShellPage>
+  /** {@link KcoreStore.shellPages} one row object at a time, with `normalized_shell_index`. */
+  shells(ipVersion: IpVersion, date: string, options?: ShellListOptions): AsyncGenerator<ShellRow>
+  /** The k-core (`{k}`, default the snapshot's maximum) or the top-N ASes (`{top}`, 1..10000). */
+  core(ipVersion: IpVersion, date: string, select?: CoreSelector): Promise<CoreAnswer>
+  /** Sizes of the non-empty shells, ascending by shell index. */
+  distribution(ipVersion: IpVersion, date: string): Promise<Distribution>
+  /** Who entered or left the k-core between two snapshots, and the largest normalized changes. */
+  movers(ipVersion: IpVersion, from: string, to: string, options?: MoversOptions): Promise<Movers>
+  /** First/last sighting and latest point of an AS in each version; {@link AsnNotFoundError} when in neither. */
+  asnOverview(asn: number): Promise<AsnOverview>
+}
+
+/** Options of {@link KcoreStore.shellPages} and {@link KcoreStore.shells}. */
+export interface ShellListOptions {
+  /** Only ASes with `shell_index >= minShell` (an integer >= 0). */
+  minShell?: number
+  /** Rows per keyset page, 1..100,000 (default 10,000). */
+  pageSize?: number
+}
+
+/** One page of a snapshot's shell list: parallel arrays, ascending ASN. */
+export interface ShellPage {
+  asns: Uint32Array
+  shells: Uint32Array
+  /** The snapshot's largest shell index (to normalize). */
+  maxShell: number
+}
+
+/** One AS of a snapshot's shell list. */
+export interface ShellRow {
+  asn: number
+  shell_index: number
+  /** `shell_index / max_shell_index` (0 when the maximum is 0). */
+  normalized_shell_index: number
+}
+
+/** `{k}`: the k-core (`shell_index >= k`); `{top}`: the N highest shell indices, ties by ASN. */
+export type CoreSelector = { k?: number } | { top: number }
+
+/** Answer of {@link KcoreStore.core}. */
+export interface CoreAnswer {
+  date: string
+  ip_version: IpVersion
+  /** The k asked for, or with `top` the lowest shell index among the chosen ASes (0 if none). */
+  k: number
+  max_shell_index: number
+  count: number
+  /** Ascending. */
+  asns: number[]
+}
+
+/** Answer of {@link KcoreStore.distribution}. */
+export interface Distribution {
+  date: string
+  ip_version: IpVersion
+  max_shell_index: number
+  unique_asns: number
+  link_count: number
+  shells: { shell_index: number; count: number }[]
+}
+
+/** Options of {@link KcoreStore.movers}. */
+export interface MoversOptions {
+  /** The core compared (default: the maximum shell index of `to`). */
+  k?: number
+  /** Most risers and most fallers, 1..10000 (default 100). */
+  limit?: number
+}
+
+/** An AS whose k-core membership changed; `null` where it is absent from that snapshot. */
+export interface CoreMover {
+  asn: number
+  from_shell: number | null
+  to_shell: number | null
+}
+
+/** An AS present in both snapshots whose normalized shell index changed. */
+export interface RankMover {
+  asn: number
+  from_shell: number
+  to_shell: number
+  /** `to_shell / max(to) - from_shell / max(from)`. */
+  change: number
+}
+
+/** Answer of {@link KcoreStore.movers}. */
+export interface Movers {
+  ip_version: IpVersion
+  from: string
+  to: string
+  k: number
+  /** In the k-core of `to`, not of `from`; ascending ASN. */
+  entered: CoreMover[]
+  /** In the k-core of `from`, not of `to`; ascending ASN. */
+  left: CoreMover[]
+  /** Largest positive changes first (ties by ASN), at most `limit`. */
+  risers: RankMover[]
+  /** Largest negative changes first (ties by ASN), at most `limit`. */
+  fallers: RankMover[]
+}
+
+/** An AS in one IP version. */
+export interface AsnVersionOverview {
+  first_seen: string
+  last_seen: string
+  /** Stored snapshots the AS appears in. */
+  snapshots: number
+  /** Its point in the newest snapshot it appears in. */
+  latest: TrendPoint
+}
+
+/** Answer of {@link KcoreStore.asnOverview}. */
+export interface AsnOverview {
+  asn: number
+  ipv4: AsnVersionOverview | null
+  ipv6: AsnVersionOverview | null
+}
