@@ -12,6 +12,7 @@ export {
   createKcoreApi,
   type KcoreApiOptions,
   KcoreConfigError,
+  parseCronSchedule,
   type ResponseCacheSettings,
 } from './kcore/index.js'
 export { openApiDocument } from './openapi.js'

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export { isCalendarDate } from './calendar-date.js'
 export type { IngestFileResult } from './ingest-file.js'
 export { ingestFile } from './ingest-file.js'
 export type {
