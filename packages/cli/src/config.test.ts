@@ -61,3 +61,38 @@ describe('loadConfig', () => {
     expect((error as Error).message).not.toContain('\n')
   })
 })
+
+describe('loadConfig, checks that need no database', () => {
+  it.each(['0', '1', '80', '65535'])('takes PORT=%s', (port) => {
+    expect(loadConfig({ PORT: port }).port).toBe(Number(port))
+  })
+
+  it.each(['65536', '-1', '80.5', '0x50', '1e3', ' 80', '99999999', 'eighty'])(
+    'refuses PORT=%j with the allowed range',
+    (port) => {
+      expect(() => loadConfig({ PORT: port })).toThrow(
+        /^Invalid configuration: PORT must be a whole number from 0 to 65535/,
+      )
+    },
+  )
+
+  it.each(['maybe', 'TRUE ', '2', 'on'])('refuses KCORE_SEED=%j listing the allowed words', (v) => {
+    expect(() => loadConfig({ KCORE_SEED: v })).toThrow(
+      'KCORE_SEED must be one of true, false, 1, 0, yes, no',
+    )
+  })
+
+  it.each(['61 * * * *', '* * * *', '0 0 6 * * *', '@daily', 'x y z w v'])(
+    'refuses KCORE_SCHEDULE=%j through the scheduler parser',
+    (cron) => {
+      expect(() => loadConfig({ KCORE_SCHEDULE: cron })).toThrow(
+        /^Invalid configuration: KCORE_SCHEDULE Invalid scheduler cron expression/,
+      )
+    },
+  )
+
+  it('takes a valid cron, trimmed, and names the flag when the flag is wrong', () => {
+    expect(loadConfig({ KCORE_SCHEDULE: ' 5 4 * * 1 ' }).schedule).toBe('5 4 * * 1')
+    expect(() => loadConfig({}, { schedule: '* *' })).toThrow(/--schedule .*five fields/)
+  })
+})

@@ -1,7 +1,11 @@
+import { parseCronSchedule } from '@kcore/http-adapter'
 import { z } from 'zod'
 
+const BOOL_WORDS = ['true', 'false', '1', '0', 'yes', 'no'] as const
 const bool = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .union([z.boolean(), z.enum(BOOL_WORDS)], {
+    error: `must be one of ${BOOL_WORDS.join(', ')}`,
+  })
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes')
 const list = z
   .union([z.array(z.string()), z.string()])
@@ -15,9 +19,15 @@ const validZone = (zone: string) => {
   }
 }
 
+const PORT_RULE = 'must be a whole number from 0 to 65535'
+
 /** Every setting, with its environment variable, flag name and default. */
 const schema = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  port: z
+    .union([z.number(), z.string().regex(/^\d{1,5}$/, PORT_RULE)], { error: PORT_RULE })
+    .transform(Number)
+    .pipe(z.number().int().min(0, PORT_RULE).max(65535, PORT_RULE))
+    .default(8080),
   host: z.string().min(1).default('0.0.0.0'),
   databaseUrl: z
     .string()
@@ -31,7 +41,18 @@ const schema = z.object({
       'must be an http(s):// or file:// URL',
     )
     .default('https://publicdata.caida.org/datasets/as-relationships/'),
-  schedule: z.string().min(1).default('0 6 * * *'),
+  // The scheduler's own parser, so a bad cron stops the command before the database opens.
+  schedule: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseCronSchedule(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+    .default('0 6 * * *'),
   schedulerEnabled: bool.default(true),
   seed: bool.default(true),
   seedDir: z.string().min(1).optional(),

@@ -89,7 +89,7 @@ describe('kcore command line', () => {
       'ingest',
       '--data-dir',
       dataDir,
-      join(dataDir, 'nope.as-rel.txt.bz2'),
+      join(dataDir, '20240101.as-rel.txt.bz2'), // well named, but missing: a failure, not usage
     ])
     expect(missing.code).toBe(1)
   })

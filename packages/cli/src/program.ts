@@ -1,12 +1,14 @@
-import type { IpVersion } from '@kcore/engine'
+import { basename } from 'node:path'
+import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { KcoreConfigError } from '@kcore/http-adapter'
-import { ingestFile } from '@kcore/store'
+import { ingestFile, isCalendarDate } from '@kcore/store'
 import { Command, CommanderError, Option } from 'commander'
 import pkg from '../package.json' with { type: 'json' }
 import { openStores } from './app.js'
 import { runBackfill } from './backfill.js'
 import { type Config, ConfigError, type ConfigFlags, loadConfig } from './config.js'
 import { addExportCommand } from './export.js'
+import { assertPortFree } from './port-check.js'
 import { runServer } from './serve.js'
 
 /** Exit codes of the `kcore` command. */
@@ -39,6 +41,20 @@ function configFrom(io: CliIo, opts: Record<string, unknown>): Config {
   return loadConfig(io.env, flags)
 }
 
+/** Every file's IP version and date must come from its name or a flag, checked before any work. */
+function assertSnapshotNamed(file: string, ipVersion?: string, date?: string): void {
+  const info = parseSnapshotFileName(basename(file))
+  const missing = [
+    !ipVersion && !info?.ipVersion && '--ip-version ipv4|ipv6',
+    !date && !info?.date && '--date YYYY-MM-DD',
+  ].filter(Boolean)
+  if (missing.length > 0)
+    throw new UsageError(
+      `cannot tell the snapshot of ${file} from its name (CAIDA names look like ` +
+        `20240101.as-rel.txt.bz2 or 20220601.as-rel.v6-stable.txt.bz2): give ${missing.join(' and ')}`,
+    )
+}
+
 function buildProgram(io: CliIo, done: (code: number) => void): Command {
   const program = new Command('kcore')
     .description('AS k-core trends and calendar events: one service, two JSON APIs.')
@@ -67,7 +83,9 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
     // Commander sets negatable flags to true when absent; only an explicit --no-* counts.
     if (opts.schedulerEnabled === true) opts.schedulerEnabled = undefined
     if (opts.seed === true) opts.seed = undefined
-    await runServer(configFrom(io, opts))
+    const config = configFrom(io, opts)
+    await assertPortFree(config.host, config.port)
+    await runServer(config)
     done(EXIT.ok)
   })
 
@@ -95,8 +113,9 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
     const { ipVersion, date, ...rest } = opts
     if (date !== undefined && files.length !== 1)
       throw new UsageError('--date needs exactly one FILE')
-    if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date))
-      throw new UsageError('--date must be YYYY-MM-DD')
+    if (date !== undefined && !isCalendarDate(date))
+      throw new UsageError(`--date must be a real date written YYYY-MM-DD (got ${date})`)
+    for (const file of files) assertSnapshotNamed(file, ipVersion, date)
     const { database, kcore } = await openStores(configFrom(io, rest))
     try {
       for (const file of files) {

@@ -12,6 +12,7 @@ export {
   createKcoreApi,
   type KcoreApiOptions,
   KcoreConfigError,
+  parseCronSchedule,
   type ResponseCacheSettings,
   SHELL_CONTENT_TYPES,
   type ShellFormat,

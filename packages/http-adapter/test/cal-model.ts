@@ -2,7 +2,7 @@ import { prng } from '@cal/store/testing'
 import type { DeleteTally } from './cal-invariants.js'
 
 // The random workload of the calendar concurrency model (issue 11), shared by the in-process
-// suite (`cal-concurrency-model.test.ts`) and the two-process one (`packages/cli/test`).
+// suite (`cal-concurrency-model.slow.test.ts`) and the two-process one (`packages/cli/test`).
 
 /** One answer of the API under test. */
 export interface ModelAnswer {

@@ -2,6 +2,8 @@
  * The k-core trends API (`/api`): {@link createKcoreApi} and its options.
  * @module
  */
+
+export { parseCronSchedule } from './cron-schedule.js'
 export { createKcoreApi } from './kcore-api.js'
 export {
   DEFAULT_SCHEDULER,

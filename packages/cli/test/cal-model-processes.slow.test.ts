@@ -5,7 +5,7 @@ import { MODEL_TABLES, modelSeeds, runCalModel } from '../../http-adapter/test/c
 import { type KcoreServer, startServer } from './kcore-process.js'
 import { createThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js'
 
-// Issue 11: the calendar concurrency model (see http-adapter's cal-concurrency-model.test.ts)
+// Issue 11: the calendar concurrency model (see http-adapter's cal-concurrency-model.slow.test.ts)
 // with its clients spread over two `kcore serve` processes on one PostgreSQL database, where
 // only the database's locks order the writes. CAL_MODEL_PROCESS_RUNS seeds (default 3);
 // CAL_MODEL_SEED replays one. Needs `pnpm --filter @kcore/cli... build`.
