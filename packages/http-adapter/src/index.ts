@@ -1,4 +1,5 @@
 export { type CalApiOptions, createCalApi } from './cal/index.js'
+export { ifNoneMatchHits } from './conditional-get.js'
 export {
   createHandler,
   type Handler,
@@ -16,5 +17,5 @@ export {
 } from './kcore/index.js'
 export { openApiDocument } from './openapi.js'
 export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
-export type { Api, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
+export type { Api, CacheKey, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
 export { route } from './route.js'

@@ -3,6 +3,7 @@ import { testDatabases } from '@kcore/db/testing'
 import { ingestFile, type KcoreStore } from '@kcore/store'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { conditional } from '../src/conditional-get.js'
 import { createHandler, type Handler } from '../src/index.js'
 import { caidaFile, emptyProvider, openStore } from './kcore-helpers.js'
 
@@ -161,5 +162,61 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
     }
     const ok = await post('/cal/events/v1/tags', 'application/json; charset=UTF-8', '{"name":"ok"}')
     expect(ok.status).toBe(201)
+  })
+
+  it('round-trips ETags on the k-core reads: 200 with a tag, 304 without a body, new tag after an ingest', async () => {
+    const paths = [
+      '/api/trends/3356',
+      '/api/trends/3356?start_date=1990-01-01&end_date=2030-01-01',
+      '/api/summary',
+      '/api/snapshots',
+      '/api/snapshots?ip_version=ipv4',
+    ]
+    const tags = new Map<string, string>()
+    for (const path of paths) {
+      const first = await call(path)
+      expect(first.status, path).toBe(200)
+      const tag = first.headers.get('etag') ?? ''
+      expect(tag, path).toMatch(/^"[0-9a-f]{32}"$/)
+      expect(first.headers.get('cache-control'), path).toBe('no-cache')
+      tags.set(path, tag)
+      for (const header of [tag, `W/${tag}`, `"x", ${tag}`, '*']) {
+        for (const method of ['GET', 'HEAD']) {
+          const again = await call(path, { method, headers: { 'if-none-match': header } })
+          expect(again.status, `${method} ${path} ${header}`).toBe(304)
+          expect(again.headers.get('etag')).toBe(tag)
+          expect(again.headers.get('cache-control')).toBe('no-cache')
+          expect(await again.text()).toBe('')
+        }
+      }
+      for (const header of ['"x"', tag.slice(0, -2) + '"', '', 'W/"', tag.slice(1, -1)]) {
+        const miss = await call(path, { headers: { 'if-none-match': header } })
+        expect(miss.status, `${path} ${header}`).toBe(200)
+      }
+    }
+    // Distinct inputs, distinct tags.
+    expect(new Set(tags.values()).size).toBe(paths.length)
+    await ingestFile(store, caidaFile('19990201'), { date: '1999-02-01' })
+    for (const path of paths) {
+      const after = await call(path, { headers: { 'if-none-match': tags.get(path)! } })
+      expect(after.status, path).toBe(200)
+      expect(after.headers.get('etag'), path).not.toBe(tags.get(path))
+    }
+    const trend = await (await call('/api/trends/3356')).json()
+    expect(trend.trend_data.map((p: { date: string }) => p.date)).toContain('1999-02-01')
+  })
+
+  it('lets any cache keep the OpenAPI documents for an hour, and 304s a route that sets its own ETag', async () => {
+    for (const path of ['/api/openapi.json', '/cal/events/v1/doc', '/cal/events/v1/']) {
+      expect((await call(path)).headers.get('cache-control'), path).toBe('public, max-age=3600')
+    }
+    const own = new Response('{}', {
+      headers: { etag: '"v1"', 'cache-control': 'public, max-age=86400' },
+    })
+    const request = new Request('http://x/', { headers: { 'if-none-match': 'W/"v1"' } })
+    const answer = conditional(request, own)
+    expect(answer.status).toBe(304)
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=86400')
+    expect(conditional(new Request('http://x/'), own).status).toBe(200)
   })
 })

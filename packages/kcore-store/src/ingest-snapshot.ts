@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import { intArray, isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
 import type { NewSnapshot } from './kcore-store.js'
+import { bumpRevision } from './revision.js'
 import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
 import { assertIpVersion } from './validate.js'
 
@@ -86,5 +87,7 @@ export async function ingestSnapshot(
     )
     await sql`insert into ${sql.table(known)} (asn)
       select unnest(${asnParam}) on conflict do nothing`.execute(trx)
+    // Last, so the row lock it takes is held only for the commit.
+    await bumpRevision(trx)
   })
 }

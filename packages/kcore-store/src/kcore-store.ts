@@ -7,6 +7,7 @@ import { queryKnownAsns } from './query-known-asns.js'
 import { queryDateRange, querySnapshots, queryStoredDates } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { queryTrends } from './query-trends.js'
+import { queryRevision } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 
 /** One point of an AS's trend: its shell index in one snapshot. */
@@ -102,6 +103,12 @@ export interface KcoreStore {
   storedDates(ipVersion: IpVersion): Promise<string[]>
   /** Stored snapshots over both IP versions. */
   snapshotCount(): Promise<number>
+  /**
+   * The data revision: an opaque decimal string that every ingest changes in its own
+   * transaction, in whatever process it runs. Equal revisions mean equal stored data, so
+   * caches and ETags key on it. One primary-key read.
+   */
+  revision(): Promise<string>
 }
 
 /**
@@ -126,5 +133,6 @@ export function createKcoreStore(database: Database): KcoreStore {
     snapshots: (ipVersion) => querySnapshots(db, ipVersion),
     storedDates: (ipVersion) => queryStoredDates(db, ipVersion),
     snapshotCount: () => querySnapshotCount(db),
+    revision: () => queryRevision(db),
   }
 }

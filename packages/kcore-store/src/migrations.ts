@@ -56,9 +56,28 @@ const initial: Migration = {
   },
 }
 
+/**
+ * The data revision: one row whose counter every ingest bumps inside its own transaction, so a
+ * reader in any process sees the new number exactly when it sees the new rows (a sequence would
+ * move before the commit). Readers key caches and ETags on it.
+ */
+const revision: Migration = {
+  async up(db: AnyDb) {
+    await sql`create table kcore_revision (
+      singleton boolean primary key default true check (singleton),
+      revision bigint not null
+    )`.execute(db)
+    await sql`insert into kcore_revision (revision) values (1)`.execute(db)
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('kcore_revision').execute()
+  },
+}
+
 /** The migrations of `@kcore/store`, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_revision': revision,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */
