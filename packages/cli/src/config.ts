@@ -1,3 +1,4 @@
+import { parsePublicUrl } from '@kcore/http-adapter'
 import { z } from 'zod'
 
 const bool = z
@@ -39,6 +40,17 @@ const schema = z.object({
   calTokens: list.default([]),
   calTimezone: z.string().refine(validZone, 'must be an IANA time zone').default('UTC'),
   corsOrigins: list.default([]),
+  publicUrl: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parsePublicUrl(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+    .optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 })
 
@@ -62,6 +74,7 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   calTokens: 'CAL_API_TOKENS',
   calTimezone: 'CAL_TIMEZONE',
   corsOrigins: 'KCORE_CORS_ORIGINS',
+  publicUrl: 'KCORE_PUBLIC_URL',
   logLevel: 'KCORE_LOG_LEVEL',
 }
 

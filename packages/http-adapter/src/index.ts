@@ -16,6 +16,7 @@ export {
   type ResponseCacheSettings,
 } from './kcore/index.js'
 export { openApiDocument } from './openapi.js'
+export { DEFAULT_PUBLIC_URL, parsePublicUrl } from './public-url.js'
 export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
 export type { Api, CacheKey, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
 export { route } from './route.js'
