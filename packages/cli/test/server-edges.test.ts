@@ -126,6 +126,7 @@ describe('kcore serve at the HTTP layer', () => {
       const child = new KcoreProcess(['serve', '--port', '0', '--public-url', bad])
       const exit = await child.exited
       expect(exit.code, bad).not.toBe(0)
+      expect(child.output(), bad).toMatch(/Invalid configuration: --public-url must/)
     }
   })
 })
