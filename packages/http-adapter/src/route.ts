@@ -37,7 +37,7 @@ export interface Route<P = any, Q = any, B = any> {
    * `ETag`, answers a matching `If-None-Match` with 304 before `handle`, and sets `ETag`,
    * `Cache-Control` (and `Vary`) on the 200. See {@link CacheKey}.
    */
-  cacheKey?(input: RouteInput<P, Q, B>): CacheKey | Promise<CacheKey>
+  cacheKey?(input: NoInfer<RouteInput<P, Q, B>>): CacheKey | Promise<CacheKey>
   handle(input: RouteInput<P, Q, B>): Response | Promise<Response>
 }
 

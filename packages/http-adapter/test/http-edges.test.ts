@@ -219,4 +219,61 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
     expect(answer.headers.get('cache-control')).toBe('public, max-age=86400')
     expect(conditional(new Request('http://x/'), own).status).toBe(200)
   })
+
+  it('round-trips ETags on calendar reads, per credentials class, and never makes a token answer public', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` }
+    const listed = await (
+      await call('/cal/events/v1/events?start_date=2000-01-01&end_date=2031-01-01')
+    ).json()
+    const eventId = listed.events[0].id
+    const venueId = (await (await call('/cal/events/v1/venues')).json()).venues[0].id
+    const paths = [
+      '/cal/events/v1/events',
+      '/cal/events/v1/events?start_date=2000-01-01&end_date=2031-01-01',
+      `/cal/events/v1/events/${eventId}`,
+      '/cal/events/v1/venues',
+      `/cal/events/v1/venues/${venueId}`,
+      '/cal/events/v1/organizers',
+      '/cal/events/v1/tags',
+      '/cal/events/v1/categories',
+    ]
+    const tags = new Map<string, string>()
+    for (const path of paths) {
+      const anonymous = await call(path)
+      expect(anonymous.status, path).toBe(200)
+      const tag = anonymous.headers.get('etag') ?? ''
+      expect(tag, path).toMatch(/^"[0-9a-f]{32}"$/)
+      expect(anonymous.headers.get('cache-control'), path).toBe('no-cache')
+      expect(anonymous.headers.get('vary'), path).toBe('Authorization')
+      const holder = await call(path, { headers: auth })
+      expect(holder.headers.get('cache-control'), path).toBe('private, no-cache')
+      expect(holder.headers.get('vary'), path).toBe('Authorization')
+      expect(holder.headers.get('etag'), path).not.toBe(tag)
+      // A holder's tag does not open the anonymous answer, nor the reverse.
+      const crossed = await call(path, {
+        headers: { 'if-none-match': holder.headers.get('etag')! },
+      })
+      expect(crossed.status, path).toBe(200)
+      const again = await call(path, { headers: { 'if-none-match': tag } })
+      expect(again.status, path).toBe(304)
+      expect(again.headers.get('vary'), path).toBe('Authorization')
+      const holderAgain = await call(path, {
+        headers: { ...auth, 'if-none-match': holder.headers.get('etag')! },
+      })
+      expect(holderAgain.status, path).toBe(304)
+      expect(holderAgain.headers.get('cache-control'), path).toBe('private, no-cache')
+      tags.set(path, tag)
+    }
+    const write = await call('/cal/events/v1/tags', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'fresh' }),
+    })
+    expect(write.status).toBe(201)
+    for (const path of paths) {
+      const after = await call(path, { headers: { 'if-none-match': tags.get(path)! } })
+      expect(after.status, path).toBe(200)
+      expect(after.headers.get('etag'), path).not.toBe(tags.get(path))
+    }
+  })
 })
