@@ -129,4 +129,23 @@ describe('kcore serve at the HTTP layer', () => {
       expect(child.output(), bad).toMatch(/Invalid configuration: --public-url must/)
     }
   })
+
+  it('answers HEAD on the wire with the GET headers, Content-Length included, and no body', async () => {
+    const request = (method: string) =>
+      raw(
+        plain.port,
+        `${method} /api/openapi.json HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`,
+      )
+    const get = await request('GET')
+    const head = await request('HEAD')
+    const headers = (answer: string) =>
+      answer
+        .split('\r\n\r\n')[0]!
+        .split('\r\n')
+        .filter((l) => !/^date:/i.test(l))
+    expect(headers(head)).toEqual(headers(get))
+    expect(head.split('\r\n\r\n')[1]).toBe('')
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1])
+    expect(length).toBe(Buffer.byteLength(get.split('\r\n\r\n')[1]!))
+  })
 })
