@@ -13,82 +13,18 @@
 // The database `kcore_bench_trends` on the DATABASE_URL server is created on the first run and
 // reused later (ingesting 460 snapshots takes minutes); drop it to start over.
 
-import { readdir, readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { createAdaptorServer } from '@hono/node-server'
-import { openPostgresDatabase } from '@kcore/db'
-import { decomposeSnapshot, parseSnapshotFileName } from '@kcore/engine'
 import { createHandler } from '@kcore/http-adapter'
-import { createKcoreStore } from '@kcore/store'
 import autocannon from 'autocannon'
-import { sql } from 'kysely'
-import postgres from 'postgres'
+import { openTrendHistory } from './trend-history.js'
 
-const caida = fileURLToPath(new URL('../../shared/data/caida/', import.meta.url))
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const snapshotCount = Number(process.env.BENCH_SNAPSHOTS ?? 460)
-const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const dbName = 'kcore_bench_trends'
 const ASN = Number(process.env.BENCH_ASN ?? 3356)
 
-const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
-const exists = (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0
-if (exists && process.env.BENCH_FRESH) {
-  await admin.unsafe(`drop database "${dbName}" with (force)`)
-}
-if (!exists || process.env.BENCH_FRESH) await admin.unsafe(`create database "${dbName}"`)
-await admin.end()
-const url = new URL(baseUrl)
-url.pathname = `/${dbName}`
-const database = openPostgresDatabase(url.toString(), 10)
-const store = createKcoreStore(database)
-await store.migrate()
-
-const month = (i: number) => {
-  const y = 1986 + Math.floor(i / 12)
-  return `${y}-${String((i % 12) + 1).padStart(2, '0')}-01`
-}
-const stored = new Set(await store.storedDates('ipv4'))
-const wanted = Array.from({ length: snapshotCount }, (_, i) => month(i))
-const missing = wanted.filter((d) => !stored.has(d))
-console.log(
-  `database ${dbName}: ${exists && !process.env.BENCH_FRESH ? 'reused' : 'created'}, ` +
-    `${stored.size} ipv4 snapshots stored, ${missing.length} to ingest`,
-)
-if (missing.length) {
-  const files = (await readdir(caida))
-    .filter(
-      (f) =>
-        parseSnapshotFileName(f)?.ipVersion === 'ipv4' && parseSnapshotFileName(f)?.serial === 1,
-    )
-    .sort()
-  const started = performance.now()
-  const decomposed = new Map<string, Awaited<ReturnType<typeof decomposeSnapshot>>>()
-  for (const date of missing) {
-    const file = files[wanted.indexOf(date) % files.length]!
-    let snapshot = decomposed.get(file)
-    if (!snapshot) {
-      snapshot = await decomposeSnapshot(new Uint8Array(await readFile(caida + file)))
-      decomposed.set(file, snapshot)
-    }
-    await store.ingest({
-      ipVersion: 'ipv4',
-      date,
-      decomposition: snapshot.decomposition,
-      linkCount: snapshot.graph.linkCount,
-      metadata: snapshot.graph.metadata,
-      source: `${file} (re-dated)`,
-    })
-    process.stdout.write(`\ringested ${date} from ${file}   `)
-  }
-  console.log(
-    `\ningest: ${missing.length} snapshots in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-  )
-  // what autovacuum does on a live database: statistics and the visibility map (index-only scans)
-  await sql`vacuum analyze`.execute(database.db)
-}
+const { database, store } = await openTrendHistory('kcore_bench_trends', snapshotCount)
 
 const kcoreOptions = {
   store,

@@ -20,4 +20,9 @@ export interface CalStore {
   readonly categories: TermRepository
   /** Taxonomy `cal_event_tag` (flat). */
   readonly tags: TermRepository
+  /**
+   * The data revision (`cal_revision`): changes when any committed transaction, in any process,
+   * touched a calendar row. Opaque decimal string; one single-row read.
+   */
+  revision(): Promise<string>
 }

@@ -37,6 +37,10 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
         ) as any`.execute(db)
       return !rows[0]?.any
     },
+    async revision() {
+      const row = await db.selectFrom('cal_revision').select('n').executeTakeFirstOrThrow()
+      return String(row.n)
+    },
     events: createEventRepository(ctx, options.listCache ?? {}),
     venues: createVenueRepository(ctx),
     organizers: createOrganizerRepository(ctx),

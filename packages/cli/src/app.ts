@@ -13,6 +13,11 @@ export interface App {
   readonly handler: Handler
   readonly database: Database
   readonly kcoreStore: KcoreStore
+  /**
+   * Tells the app the port it listens on: without `publicUrl`, links use
+   * `http://localhost:PORT` (the configured port until then, which may be 0).
+   */
+  listening(port: number): void
   /** Stops the scheduler and closes the database. */
   close(): Promise<void>
 }
@@ -48,7 +53,9 @@ export async function createApp(
     if (config.seed && database.dialect === 'pglite') {
       await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
     }
+    let port = config.port
     const handler = createHandler({
+      publicUrl: config.publicUrl ?? (() => `http://localhost:${port}`),
       kcore: {
         store: kcore,
         provider: createProvider({ baseUrl: config.providerUrl }),
@@ -69,6 +76,9 @@ export async function createApp(
       handler,
       database,
       kcoreStore: kcore,
+      listening(actual) {
+        port = actual
+      },
       async close() {
         await handler.close()
         await database.close()

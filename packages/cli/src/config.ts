@@ -1,4 +1,4 @@
-import { parseCronSchedule } from '@kcore/http-adapter'
+import { parseCronSchedule, parsePublicUrl } from '@kcore/http-adapter'
 import { z } from 'zod'
 
 const BOOL_WORDS = ['true', 'false', '1', '0', 'yes', 'no'] as const
@@ -60,6 +60,17 @@ const schema = z.object({
   calTokens: list.default([]),
   calTimezone: z.string().refine(validZone, 'must be an IANA time zone').default('UTC'),
   corsOrigins: list.default([]),
+  publicUrl: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parsePublicUrl(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+    .optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 })
 
@@ -83,6 +94,7 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   calTokens: 'CAL_API_TOKENS',
   calTimezone: 'CAL_TIMEZONE',
   corsOrigins: 'KCORE_CORS_ORIGINS',
+  publicUrl: 'KCORE_PUBLIC_URL',
   logLevel: 'KCORE_LOG_LEVEL',
 }
 

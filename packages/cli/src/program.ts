@@ -69,6 +69,10 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
       .description('Start the HTTP server (what `pnpm start` runs).')
       .option('-p, --port <port>', 'port (env PORT, default 8080)')
       .option('--host <host>', 'interface (env HOST, default 0.0.0.0)')
+      .option(
+        '--public-url <url>',
+        'origin of every absolute link (env KCORE_PUBLIC_URL, default http://localhost:PORT)',
+      )
       .option('--provider-url <url>', 'data provider base URL (env KCORE_PROVIDER_URL)')
       .option('--schedule <cron>', 'five-field cron, UTC (env KCORE_SCHEDULE, default "0 6 * * *")')
       .option(

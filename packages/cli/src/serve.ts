@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server'
+import { answerClientErrorsAsJson } from '@kcore/http-adapter/node'
 import { createApp } from './app.js'
 import type { Config } from './config.js'
 import { createLogger } from './logger.js'
@@ -23,12 +24,14 @@ export async function runServer(config: Config): Promise<void> {
     response.then(done, done)
     return response
   }
-  const server = serve({ fetch, port: config.port, hostname: config.host }, (info) =>
+  const server = serve({ fetch, port: config.port, hostname: config.host }, (info) => {
+    app.listening(info.port)
     log.info('listening', {
       url: `http://${config.host}:${info.port}`,
       dialect: app.database.dialect,
-    }),
-  )
+    })
+  })
+  answerClientErrorsAsJson(server)
   await new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       log.info('shutting down', { signal, running: running.size })

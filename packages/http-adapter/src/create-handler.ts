@@ -1,10 +1,12 @@
 import { createExplorer, type ExplorerOptions } from '@kcore/explorer'
 import { cors } from 'itty-router'
 import { type CalApiOptions, createCalApi } from './cal/index.js'
+import { conditional } from './conditional-get.js'
 import { errorResponse } from './error-response.js'
 import { HttpError } from './http-error.js'
 import { createKcoreApi, type KcoreApiOptions } from './kcore/index.js'
 import { mountApi } from './mount-api.js'
+import { atPublicOrigin, DEFAULT_PUBLIC_URL, parsePublicUrl } from './public-url.js'
 import { MAX_BODY_BYTES } from './read-json-body.js'
 import type { Api } from './route.js'
 
@@ -24,6 +26,12 @@ export interface HandlerOptions {
   cal?: CalApiOptions
   /** The trend explorer page at `/` (over the public `/api`); default on, `false` turns it off. */
   explorer?: boolean | ExplorerOptions
+  /**
+   * Origin every absolute link is built from (`https://events.example.org`); the request's
+   * `Host` never is. A function is read per request (a host that learns its port on listen).
+   * Default `http://localhost`.
+   */
+  publicUrl?: string | (() => string)
   /** Allowed CORS origins; default none (no CORS headers). */
   corsOrigins?: string[]
   /** Receives one entry per request; default: no logging. */
@@ -46,6 +54,11 @@ export function createHandler(options: HandlerOptions): Handler {
   const apis: Api[] = []
   if (options.kcore) apis.push(createKcoreApi(options.kcore))
   if (options.cal) apis.push(createCalApi(options.cal))
+  const fixedUrl =
+    typeof options.publicUrl === 'function'
+      ? undefined
+      : parsePublicUrl(options.publicUrl ?? DEFAULT_PUBLIC_URL)
+  const publicOrigin = () => fixedUrl ?? parsePublicUrl((options.publicUrl as () => string)())
   const mounted = apis.map((api) => ({ api, fetch: mountApi(api, options.onError) }))
   const explorer =
     options.explorer === false
@@ -89,10 +102,13 @@ export function createHandler(options: HandlerOptions): Handler {
   const handler = async (incoming: Request): Promise<Response> => {
     const started = performance.now()
     const isHead = incoming.method === 'HEAD'
-    const request = isHead ? new Request(incoming, { method: 'GET' }) : incoming
-    let response = corsPair?.preflight(request) ?? (await route(request))
+    const atOrigin = atPublicOrigin(incoming, publicOrigin())
+    // HEAD runs the GET and drops its body here, so every header (Content-Length too) is the GET's.
+    const request = isHead ? new Request(atOrigin, { method: 'GET' }) : atOrigin
+    let response = corsPair?.preflight(request) ?? conditional(request, await route(request))
     if (corsPair) response = corsPair.corsify(response, request)
-    response = withHeader(response, 'x-content-type-options', 'nosniff')
+    response = await withLength(response)
+    response.headers.set('x-content-type-options', 'nosniff')
     if (isHead) response = new Response(null, response)
     options.log?.({
       method: incoming.method,
@@ -109,14 +125,16 @@ export function createHandler(options: HandlerOptions): Handler {
   })
 }
 
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value)
-    return response
-  } catch {
-    // Immutable headers (e.g. a response from fetch): copy once.
-    const copy = new Response(response.body, response)
-    copy.headers.set(name, value)
-    return copy
+/**
+ * The response buffered with an explicit `Content-Length` (bodies are JSON of bounded size), in
+ * a fresh, mutable `Response`. A HEAD keeps the length of the GET it stands for.
+ */
+async function withLength(response: Response): Promise<Response> {
+  if (response.status === 204 || response.status === 304 || response.body === null) {
+    return new Response(null, response)
   }
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const copy = new Response(bytes, response)
+  copy.headers.set('content-length', String(bytes.byteLength))
+  return copy
 }

@@ -1,4 +1,5 @@
 export { type CalApiOptions, createCalApi } from './cal/index.js'
+export { ifNoneMatchHits } from './conditional-get.js'
 export {
   createHandler,
   type Handler,
@@ -19,6 +20,7 @@ export {
   shellListStream,
 } from './kcore/index.js'
 export { openApiDocument } from './openapi.js'
+export { DEFAULT_PUBLIC_URL, parsePublicUrl } from './public-url.js'
 export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
-export type { Api, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
+export type { Api, CacheKey, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
 export { route } from './route.js'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { ifNoneMatchHits } from './conditional-get.js'
 import { HttpError } from './http-error.js'
 import { jsonResponse } from './json-response.js'
 import { mountApi } from './mount-api.js'
@@ -41,6 +42,22 @@ const api: Api = {
     }),
   ],
 }
+let revision = 1
+let runs = 0
+api.routes.push(
+  route({
+    method: 'GET',
+    path: '/tagged/:id',
+    summary: 'conditional',
+    params: z.object({ id: z.string() }),
+    cacheKey: ({ params }) => ({ key: `${revision}|${params.id}` }),
+    handle: ({ params }) => {
+      runs++
+      if (params.id === 'gone') throw new HttpError(404, 'not_found', 'gone')
+      return jsonResponse({ id: params.id, revision })
+    },
+  }),
+)
 const errors: unknown[] = []
 const fetch = mountApi(api, (error) => errors.push(error))
 const call = (path: string, init?: RequestInit) => fetch(new Request(`http://x${path}`, init))
@@ -118,5 +135,41 @@ describe('mountApi', () => {
     const get = doc.paths['/t/items/{id}']?.get as { parameters: { name: string; in: string }[] }
     expect(get.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:q'])
     expect(doc.paths['/t/items']?.post).toHaveProperty('requestBody')
+  })
+
+  it('answers a matching If-None-Match with 304 from the cache key alone, without running the route', async () => {
+    runs = 0
+    const first = await call('/t/tagged/a')
+    const tag = first.headers.get('etag')!
+    expect(tag).toMatch(/^"[0-9a-f]{32}"$/)
+    expect(first.headers.get('cache-control')).toBe('no-cache')
+    expect(first.headers.get('vary')).toBeNull()
+    expect(runs).toBe(1)
+    const again = await call('/t/tagged/a', { headers: { 'if-none-match': tag } })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('etag')).toBe(tag)
+    expect(runs).toBe(1)
+    // Another input, or a new revision, is another tag and runs the route.
+    expect((await call('/t/tagged/b', { headers: { 'if-none-match': tag } })).status).toBe(200)
+    revision++
+    const changed = await call('/t/tagged/a', { headers: { 'if-none-match': tag } })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(tag)
+    expect(runs).toBe(3)
+    // Errors carry no tag.
+    const gone = await call('/t/tagged/gone')
+    expect(gone.status).toBe(404)
+    expect(gone.headers.get('etag')).toBeNull()
+  })
+
+  it('matches If-None-Match weakly, in lists and with *, and nothing else', () => {
+    const tag = '"abc"'
+    for (const header of ['"abc"', 'W/"abc"', '"x", "abc"', '"x",W/"abc" ', '*', ' * ']) {
+      expect(ifNoneMatchHits(header, tag), header).toBe(true)
+    }
+    for (const header of [null, '', '"ab"', 'abc', '"abcd"', 'W/"ab"', '"x"', '**', '"abc']) {
+      expect(ifNoneMatchHits(header, tag), String(header)).toBe(false)
+    }
+    expect(ifNoneMatchHits('"abc"', 'W/"abc"')).toBe(true)
   })
 })

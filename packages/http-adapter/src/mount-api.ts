@@ -1,5 +1,6 @@
 import { Router } from 'itty-router'
 import type { z } from 'zod'
+import { cacheHeaders, etagOf, ifNoneMatchHits, notModified } from './conditional-get.js'
 import { errorResponse } from './error-response.js'
 import { HttpError } from './http-error.js'
 import { queryKey } from './query-key.js'
@@ -62,7 +63,18 @@ async function runRoute(api: Api, r: Route, request: Request & { params: Record<
   const params = validate(api, 'params', r.params, decodeParams(request.params))
   const query = validate(api, 'query', r.query, queryObject(url))
   const body = r.body ? validate(api, 'body', r.body, await readJsonBody(request)) : undefined
-  return r.handle({ params, query, body, request, url })
+  const input = { params, query, body, request, url }
+  if (!r.cacheKey || request.method !== 'GET') return r.handle(input)
+  const { key, credentials } = await r.cacheKey(input)
+  const headers = cacheHeaders(await etagOf(key), credentials)
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
+    return notModified(headers)
+  }
+  const response = await r.handle(input)
+  // Errors are not cached; a 200 carries the tag read before its data (never newer than it).
+  if (response.status === 200)
+    for (const [name, value] of headers) response.headers.set(name, value)
+  return response
 }
 
 function validate(api: Api, part: InputPart, schema: z.ZodType | undefined, value: unknown) {

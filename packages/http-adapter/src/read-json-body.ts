@@ -1,3 +1,4 @@
+import contentType from 'content-type'
 import { HttpError } from './http-error.js'
 
 /** Largest request body either API accepts (common.md: 413 above it). */
@@ -8,8 +9,8 @@ const tooLarge = () =>
 
 /**
  * Reads a request body as JSON. Returns `undefined` for an empty body. Throws 413 past
- * {@link MAX_BODY_BYTES} (without reading the rest), 415 for a non-JSON content type, 400 for
- * malformed JSON.
+ * {@link MAX_BODY_BYTES} (without reading the rest), 415 for a non-JSON content type or a
+ * charset other than UTF-8 (JSON is UTF-8, RFC 8259 §8.1), 400 for malformed JSON.
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
@@ -20,6 +21,9 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!isJsonContentType(type)) {
     throw new HttpError(415, 'unsupported_media_type', 'Request body must be application/json')
   }
+  if (!isUtf8(type)) {
+    throw new HttpError(415, 'unsupported_media_type', 'Request body must be UTF-8 encoded JSON')
+  }
   try {
     return JSON.parse(text)
   } catch {
@@ -27,9 +31,22 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+function parseType(type: string): contentType.ParsedMediaType | undefined {
+  try {
+    return contentType.parse(type)
+  } catch {
+    return undefined
+  }
+}
+
 function isJsonContentType(type: string): boolean {
-  const mime = type.split(';')[0]?.trim().toLowerCase() ?? ''
+  const mime = parseType(type)?.type ?? ''
   return mime === 'application/json' || (mime.startsWith('application/') && mime.endsWith('+json'))
+}
+
+function isUtf8(type: string): boolean {
+  const charset = parseType(type)?.parameters.charset
+  return charset === undefined || charset.toLowerCase() === 'utf-8'
 }
 
 async function readLimitedText(request: Request): Promise<string> {

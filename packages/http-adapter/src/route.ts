@@ -37,7 +37,25 @@ export interface Route<P = any, Q = any, B = any> {
     number,
     { description: string; schema?: z.ZodType; alternatives?: Record<string, string> }
   >
+  /**
+   * Conditional GET without running the query: a cheap key that changes whenever the answer
+   * may (data revision + canonical input + credentials class). The core turns it into a strong
+   * `ETag`, answers a matching `If-None-Match` with 304 before `handle`, and sets `ETag`,
+   * `Cache-Control` (and `Vary`) on the 200. See {@link CacheKey}.
+   */
+  cacheKey?(input: NoInfer<RouteInput<P, Q, B>>): CacheKey | Promise<CacheKey>
   handle(input: RouteInput<P, Q, B>): Response | Promise<Response>
+}
+
+/** What {@link Route.cacheKey} returns. */
+export interface CacheKey {
+  /** Changes whenever the answer may; hashed into the ETag. */
+  key: string
+  /**
+   * Set when the answer depends on the caller's credentials: the answer gets
+   * `Vary: Authorization`, and `holder` answers are `private` (no shared cache keeps them).
+   */
+  credentials?: 'anonymous' | 'holder'
 }
 
 /** Identity helper that infers a route's input types from its schemas. */

@@ -45,6 +45,7 @@ export async function openCal(
   await store.migrate()
   const handler = createHandler({
     cal: { store, tokens: [TOKEN], timezone: options.timezone ?? 'UTC', now: () => NOW },
+    publicUrl: new URL(BASE).origin,
   })
   const call: CalHarness['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers }

@@ -48,6 +48,8 @@ export async function clearStore(store: KcoreStore): Promise<void> {
   await sql`truncate kcore_snapshot, kcore_shell_ipv4, kcore_shell_ipv6, kcore_asn_ipv4, kcore_asn_ipv6`.execute(
     store.database.db,
   )
+  // Removing data is a change: readers keyed on the revision must not serve the old rows.
+  await sql`update kcore_revision set revision = revision + 1`.execute(store.database.db)
 }
 
 /** A provider that offers nothing (for tests that never refresh). */

@@ -3,6 +3,7 @@ import { intArray, isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
 import type { NewSnapshot } from './kcore-store-types.js'
 import { provenanceColumns } from './provenance.js'
+import { bumpRevision } from './revision.js'
 import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
 import { assertIpVersion } from './validate.js'
 
@@ -93,5 +94,7 @@ export async function ingestSnapshot(
     )
     await sql`insert into ${sql.table(known)} (asn)
       select unnest(${asnParam}) on conflict do nothing`.execute(trx)
+    // Last, so the row lock it takes is held only for the commit.
+    await bumpRevision(trx)
   })
 }

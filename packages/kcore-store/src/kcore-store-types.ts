@@ -120,6 +120,12 @@ export interface KcoreStore {
   storedDates(ipVersion: IpVersion): Promise<string[]>
   /** Stored snapshots over both IP versions. */
   snapshotCount(): Promise<number>
+  /**
+   * The data revision: an opaque decimal string that every ingest changes in its own
+   * transaction, in whatever process it runs. Equal revisions mean equal stored data, so
+   * caches and ETags key on it. One primary-key read.
+   */
+  revision(): Promise<string>
 
   // Research queries. Each one that names a date throws {@link SnapshotNotFoundError} when no
   // snapshot of the version is stored for it, and {@link InvalidQueryError} for a bad option.

@@ -17,6 +17,7 @@ import {
 } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { queryTrends } from './query-trends.js'
+import { queryRevision } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 
 /**
@@ -48,5 +49,6 @@ export function createKcoreStore(database: Database): KcoreStore {
     distribution: (ipVersion, date) => queryDistribution(db, ipVersion, date),
     movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),
     asnOverview: (asn) => queryAsnOverview(db, asn),
+    revision: () => queryRevision(db),
   }
 }

@@ -57,6 +57,24 @@ const initial: Migration = {
 }
 
 /**
+ * The data revision: one row whose counter every ingest bumps inside its own transaction, so a
+ * reader in any process sees the new number exactly when it sees the new rows (a sequence would
+ * move before the commit). Readers key caches and ETags on it.
+ */
+const revision: Migration = {
+  async up(db: AnyDb) {
+    await sql`create table kcore_revision (
+      singleton boolean primary key default true check (singleton),
+      revision bigint not null
+    )`.execute(db)
+    await sql`insert into kcore_revision (revision) values (1)`.execute(db)
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('kcore_revision').execute()
+  },
+}
+
+/**
  * Provenance columns on the snapshot table (`null` where unknown: snapshots stored before this
  * migration only get `serial`, read from the stored file name), and a `(date, asn) include
  * (shell_index)` index in place of the plain `date` index: every research query reads one date
@@ -98,6 +116,7 @@ const provenance: Migration = {
 /** The migrations of `@kcore/store`, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_revision': revision,
   '0003_provenance': provenance,
 }
 

@@ -31,7 +31,15 @@ export interface KnownAsnTable {
 }
 
 /** The tables of `@kcore/store`, as Kysely sees them. */
+/** The one-row data revision (see the `0002_revision` migration). */
+export interface RevisionTable {
+  singleton: Generated<boolean>
+  /** `bigint`: the driver returns it as a string. */
+  revision: ColumnType<string, string, string>
+}
+
 export interface KcoreSchema {
+  kcore_revision: RevisionTable
   kcore_snapshot: SnapshotTable
   kcore_shell_ipv4: ShellTable
   kcore_shell_ipv6: ShellTable

@@ -55,6 +55,8 @@ export async function clearKcoreTables(database: Database): Promise<void> {
   await sql`truncate kcore_snapshot, kcore_shell_ipv4, kcore_shell_ipv6, kcore_asn_ipv4, kcore_asn_ipv6`.execute(
     database.db,
   )
+  // Removing data is a change: readers keyed on the revision must not serve the old rows.
+  await sql`update kcore_revision set revision = revision + 1`.execute(database.db)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { OPENAPI_CACHE_CONTROL } from '../conditional-get.js'
 import { HttpError } from '../http-error.js'
 import { jsonResponse } from '../json-response.js'
 import { openApiDocument } from '../openapi.js'
@@ -31,21 +32,26 @@ export function discoveryRoutes_(api: () => Api): Route[] {
             'The specified namespace could not be found.',
           )
         }
-        return jsonResponse({
-          namespace: CAL_NAMESPACE,
-          routes: discoveryRoutes(api().routes, {
+        return jsonResponse(
+          {
             namespace: CAL_NAMESPACE,
-            base: CAL_BASE,
-            origin: url.origin,
-          }),
-        })
+            routes: discoveryRoutes(api().routes, {
+              namespace: CAL_NAMESPACE,
+              base: CAL_BASE,
+              origin: url.origin,
+            }),
+          },
+          200,
+          { 'cache-control': OPENAPI_CACHE_CONTROL },
+        )
       },
     }),
     route({
       method: 'GET',
       path: '/doc',
       summary: 'OpenAPI 3.1 document of this API',
-      handle: () => jsonResponse(openApiDocument(api())),
+      handle: () =>
+        jsonResponse(openApiDocument(api()), 200, { 'cache-control': OPENAPI_CACHE_CONTROL }),
     }),
   ]
 }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
+import { calCacheKey } from './cache-key.js'
 import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
 import { noLongerAvailable, notAccessible, notFound, passwordProtected } from './cal-error.js'
 import { eventCreateBody, eventUpdateBody } from './event-body.js'
@@ -150,6 +151,8 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events',
       summary: 'List events',
+      // The default window moves with the clock: the resolved filter is part of the key.
+      cacheKey: calCacheKey(ctx, ({ query }) => JSON.stringify(toEventFilter(query, ctx))),
       responses: {
         200: {
           description: 'One page of events, or with format=ics the iCalendar feed',
@@ -219,6 +222,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events/:id',
       summary: 'One event by id',
+      cacheKey: calCacheKey(ctx),
       responses: {
         200: { description: 'The event', schema: eventRecord },
         ...errorResponses([400, 403, 404]),
@@ -240,6 +244,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events/by-slug/:slug',
       summary: 'One event by slug',
+      cacheKey: calCacheKey(ctx),
       responses: {
         200: { description: 'The event', schema: eventRecord },
         ...errorResponses([400, 403, 404]),

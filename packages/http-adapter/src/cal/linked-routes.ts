@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
+import { calCacheKey } from './cache-key.js'
 import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
@@ -89,6 +90,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       method: 'GET',
       path,
       summary: `One ${kind}`,
+      cacheKey: calCacheKey(ctx),
       responses: {
         200: { description: `The ${kind}`, schema: spec.schema },
         ...errorResponses([400, 403, 404]),
@@ -149,6 +151,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       method: 'GET',
       path: `/${plural}`,
       summary: `List ${plural}`,
+      cacheKey: calCacheKey(ctx),
       responses: {
         200: { description: `One page of ${plural}`, schema: listEnvelope(plural, spec.schema) },
         ...errorResponses([400, 401, 404]),

@@ -42,28 +42,28 @@ export const storableId = (id: number) => Number.isInteger(id) && id >= 1 && id 
 /** A list of positive integer ids (comma-separated or repeated). */
 export const idList = stringList.pipe(z.array(idParam))
 
-/** `page` (default 1) and `per_page` (default 10, over 50 clamped to 50). */
-export const pagingQuery = {
-  page: z
+/**
+ * A page number past which no list can have rows: ids are PostgreSQL `integer`s, so no table
+ * holds more than {@link MAX_ID} rows. Larger pages are read as this one (still past the end:
+ * the 404), which keeps `offset` a safe integer however many digits the client sends.
+ */
+const PAST_ANY_END = MAX_ID + 1
+
+/** Digits of any length as a number, saturated at `cap` (no precision or Infinity surprises). */
+const saturatedDigits = (cap: number) =>
+  z
     .string()
-    .regex(/^\d{1,9}$/, 'must be an integer ≥ 1')
-    .transform(Number)
+    .regex(/^\d+$/, 'must be an integer ≥ 1')
+    .transform((s) => {
+      const digits = s.replace(/^0+(?=\d)/, '')
+      return digits.length > String(cap).length ? cap : Math.min(Number(digits), cap)
+    })
     .pipe(z.number().int().min(1, 'must be an integer ≥ 1'))
-    .optional()
-    .describe('The page of results to return, from 1'),
-  per_page: z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be an integer ≥ 1')
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, 'must be an integer ≥ 1')
-        .transform((n) => Math.min(n, 50)),
-    )
-    .optional()
-    .describe('Records per page (default 10, at most 50)'),
+
+/** `page` (default 1) and `per_page` (default 10, any larger value clamped to 50). */
+export const pagingQuery = {
+  page: saturatedDigits(PAST_ANY_END).optional().describe('The page of results to return, from 1'),
+  per_page: saturatedDigits(50).optional().describe('Records per page (default 10, at most 50)'),
 }
 
 /** The resolved paging of a list request. */

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
+import { calCacheKey } from './cache-key.js'
 import { type CalContext, renderFor, requireToken } from './cal-context.js'
 import { notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
@@ -68,6 +69,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       method: 'GET',
       path,
       summary: `One ${kind}`,
+      cacheKey: calCacheKey(ctx),
       responses: {
         200: { description: `The ${kind}`, schema: termRecord },
         ...errorResponses([400, 404]),
@@ -127,6 +129,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       method: 'GET',
       path: `/${taxonomy}`,
       summary: `List ${taxonomy}`,
+      cacheKey: calCacheKey(ctx),
       responses: {
         200: { description: `One page of ${taxonomy}`, schema: listEnvelope(taxonomy, termRecord) },
         ...errorResponses([400, 404]),

@@ -8,6 +8,8 @@ export type Caller =
 /** Checks `Authorization: Bearer <token>` headers against configured tokens. */
 export interface TokenAuth {
   identify(request: Request): Caller
+  /** A digest of the configured token hashes (salts cache keys; reveals no token). */
+  readonly salt: string
 }
 
 const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest()
@@ -19,7 +21,16 @@ const digest = (token: string) => createHash('sha256').update(token, 'utf8').dig
  */
 export function createTokenAuth(tokens: readonly string[]): TokenAuth {
   const hashes = tokens.filter((t) => t.trim() !== '').map((t) => digest(t.trim()))
+  const salt = createHash('sha256')
+    .update(
+      hashes
+        .map((h) => h.toString('hex'))
+        .sort()
+        .join(','),
+    )
+    .digest('hex')
   return {
+    salt,
     identify(request) {
       const header = request.headers.get('authorization')
       const match = header ? /^Bearer[ \t]+(.*)$/i.exec(header.trim()) : null

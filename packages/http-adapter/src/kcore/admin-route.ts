@@ -14,9 +14,11 @@ export function adminRoute(auth: AdminAuth, documented: Route): Route {
     ...rest,
     async handle(input) {
       auth.assert(input.request)
+      // Read even without a schema: a body-less route still refuses a non-JSON body (415).
+      const raw = await readJsonBody(input.request)
       let body: unknown
       if (schema) {
-        const parsed = schema.safeParse(await readJsonBody(input.request))
+        const parsed = schema.safeParse(raw)
         if (!parsed.success) throw kcoreInvalidInput('body', parsed.error.issues)
         body = parsed.data
       }

@@ -1,7 +1,6 @@
 import type { Api, Route } from '../route.js'
 import { createAdminAuth } from './admin-auth.js'
 import { adminRoute } from './admin-route.js'
-import { dataStamp } from './data-stamp.js'
 import { kcoreInvalidInput } from './invalid-input.js'
 import { DEFAULT_SCHEDULER, type KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
@@ -32,7 +31,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     ? createResponseCache({
         maxSize: settings.maxBytes ?? 32 * 1024 * 1024,
         revalidateMs: settings.revalidateMs ?? 1_000,
-        stamp: () => dataStamp(options.store),
+        stamp: () => options.store.revision(),
       })
     : undefined
   const runner = createSyncRunner(options.store, options.provider, () => cache?.clear())

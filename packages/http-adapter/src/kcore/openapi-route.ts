@@ -1,3 +1,4 @@
+import { OPENAPI_CACHE_CONTROL } from '../conditional-get.js'
 import { JSON_CONTENT_TYPE } from '../json-response.js'
 import { openApiDocument, openApiPath } from '../openapi.js'
 import { type Api, type Route, route } from '../route.js'
@@ -45,7 +46,7 @@ export function openApiRoute(
     handle: () => {
       cached ??= build()
       return new Response(cached, {
-        headers: { 'content-type': JSON_CONTENT_TYPE },
+        headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': OPENAPI_CACHE_CONTROL },
       })
     },
   })

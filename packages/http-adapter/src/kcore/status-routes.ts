@@ -60,6 +60,7 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
       responses: {
         200: { description: 'One key per IP version with data', schema: summarySchema },
       },
+      cacheKey: async () => ({ key: `summary|${await store.revision()}` }),
       handle: async () => jsonResponse(await store.summary()),
     }),
     route({
@@ -71,6 +72,9 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
         200: { description: 'Both keys, or only the one asked for', schema: snapshotsSchema },
         400: { description: 'Bad ip_version', schema: errorSchema },
       },
+      cacheKey: async ({ query }) => ({
+        key: `snapshots|${await store.revision()}|${query.ip_version ?? ''}`,
+      }),
       handle: async ({ query }) => {
         const versions: IpVersion[] = query.ip_version ? [query.ip_version] : ['ipv4', 'ipv6']
         const body: Partial<Record<IpVersion, unknown>> = {}

@@ -31,13 +31,22 @@ async function usedRange(store: KcoreStore, ipVersion: IpVersion, asked: RangeAs
 
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
 
-/** The answer's JSON text, from the cache when one is configured. */
+/**
+ * The answer's JSON text, from the cache when one is configured. Entries are filed under the
+ * data revision read first, so an entry holds data at least as new as its revision and an
+ * ingest in any process is seen by the next request (not only after the cache revalidates).
+ */
 async function cachedJson(ctx: KcoreContext, key: string, build: () => Promise<unknown>) {
+  const revised = `${await ctx.store.revision()}|${key}`
   const text = ctx.cache
-    ? await ctx.cache.get(key, async () => JSON.stringify(await build()))
+    ? await ctx.cache.get(revised, async () => JSON.stringify(await build()))
     : JSON.stringify(await build())
   return new Response(text, { headers: { 'content-type': JSON_CONTENT_TYPE } })
 }
+
+/** The canonical input of a single trend (validated, so equal answers have equal keys). */
+const singleKey = (asn: number, q: RangeAsked & { ip_version: IpVersion }) =>
+  `1|${q.ip_version}|${asn}|${q.start_date ?? ''}|${q.end_date ?? ''}`
 
 /** `GET /trends/:asn` and `POST /trends`. */
 export function trendRoutes(ctx: KcoreContext): Route[] {
@@ -57,10 +66,13 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
+      cacheKey: async ({ params, query }) => ({
+        key: `trend|${await store.revision()}|${singleKey(params.asn, query)}`,
+      }),
       handle: ({ params, query }) => {
         const { asn } = params
         const version = query.ip_version
-        const key = `1|${version}|${asn}|${query.start_date ?? ''}|${query.end_date ?? ''}`
+        const key = singleKey(asn, query)
         return cachedJson(ctx, key, async () => {
           const [dateRange, trends] = await Promise.all([
             usedRange(store, version, query),

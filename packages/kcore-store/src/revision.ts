@@ -1,0 +1,13 @@
+import { type Kysely, sql } from 'kysely'
+import type { KcoreSchema } from './schema.js'
+
+/** Bumps the data revision; call it inside the transaction that changes stored data. */
+export async function bumpRevision(trx: Kysely<KcoreSchema>): Promise<void> {
+  await sql`update kcore_revision set revision = revision + 1`.execute(trx)
+}
+
+/** The committed data revision, as a decimal string (one primary-key row read). */
+export async function queryRevision(db: Kysely<KcoreSchema>): Promise<string> {
+  const row = await db.selectFrom('kcore_revision').select('revision').executeTakeFirstOrThrow()
+  return String(row.revision)
+}
