@@ -29,6 +29,8 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'examples/test/**/*.test.ts',
     ],
+    // The explorer page's bundles, which the mount, bundle and browser tests serve.
+    globalSetup: ['packages/explorer/test/build-page.global-setup.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', ...(all ? [] : [SLOW])],
     env: all || process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS: '300' },
     testTimeout: 60_000,

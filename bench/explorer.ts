@@ -4,7 +4,7 @@
 // and a warm one, for the empty view and for three ASNs.
 //
 //   pnpm bench:explorer                                   (BENCH_RUNS=15)
-//   BENCH_SCREENSHOT=docs/explorer.png pnpm bench:explorer   also writes the README's screenshot
+//   BENCH_SCREENSHOT=packages/explorer/docs/explorer.png pnpm bench:explorer   also writes the README's screenshot
 
 import { gzipSync } from 'node:zlib'
 import { loadPageAssets } from '@kcore/explorer'

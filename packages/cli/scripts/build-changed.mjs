@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-const root = new URL('..', import.meta.url).pathname
+// Lives with the CLI it serves (`pnpm start` runs the built `kcore`); works on the whole workspace.
+const root = new URL('../../..', import.meta.url).pathname
 const packagesDir = join(root, 'packages')
 
 /** Newest modification time under `path` (a file or a directory), 0 when absent. */
@@ -32,7 +33,7 @@ for (const dir of readdirSync(packagesDir)) {
   if (!pkg.scripts?.build) continue
   const built = newest(join(pkgDir, 'dist/index.js'))
   const inputs = Math.max(
-    ...['src', 'package.json', 'tsconfig.json'].map((f) => newest(join(pkgDir, f))),
+    ...['src', 'scripts', 'package.json', 'tsconfig.json'].map((f) => newest(join(pkgDir, f))),
   )
   if (built === 0 || inputs > built) stale.push(pkg.name)
 }
