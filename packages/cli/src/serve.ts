@@ -3,6 +3,7 @@ import { answerClientErrorsAsJson } from '@kcore/http-adapter/node'
 import { createApp } from './app.js'
 import type { Config } from './config.js'
 import { createLogger } from './logger.js'
+import { listenError } from './port-check.js'
 
 /** How long a shutdown waits for requests still running before it closes the database. */
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -32,7 +33,15 @@ export async function runServer(config: Config): Promise<void> {
     })
   })
   answerClientErrorsAsJson(server)
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolve, reject) => {
+    // A port taken after the start-up check (another process won the race) is the same one-line
+    // usage error as the check's, after the database is closed again.
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      app.close().then(
+        () => reject(listenError(error, config.host, config.port)),
+        () => reject(listenError(error, config.host, config.port)),
+      )
+    })
     const stop = async (signal: string) => {
       log.info('shutting down', { signal, running: running.size })
       server.close()
