@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -92,6 +92,31 @@ describe('kcore command line', () => {
       join(dataDir, 'nope.as-rel.txt.bz2'),
     ])
     expect(missing.code).toBe(1)
+  })
+
+  it('refuses an empty or implausibly small file (exit 1), the latter stored with --allow-implausible', async () => {
+    const dataDir = await tempDir()
+    const files = await tempDir()
+    const big = join(caida, '20050101.as-rel.txt.bz2')
+    expect((await run(['ingest', '--data-dir', dataDir, big])).code).toBe(0)
+    const empty = join(files, '20050201.as-rel.txt')
+    await writeFile(empty, '# comments only\n')
+    const small = join(files, '20050301.as-rel.txt.bz2')
+    await copyFile(join(caida, '19980101.as-rel.txt.bz2'), small)
+
+    for (const flags of [[], ['--allow-implausible']]) {
+      const refused = await run(['ingest', '--data-dir', dataDir, ...flags, empty])
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/20050201\.as-rel\.txt holds no data line/)
+    }
+    const tooSmall = await run(['ingest', '--data-dir', dataDir, small])
+    expect(tooSmall.code).toBe(1)
+    expect(tooSmall.stderr).toMatch(
+      /20050301\.as-rel\.txt\.bz2 has 3233 ASes, under 25% of its stored neighbours' \(2005-01-01: 18962\)/,
+    )
+    const forced = await run(['ingest', '--data-dir', dataDir, '--allow-implausible', small])
+    expect(forced.code).toBe(0)
+    expect(forced.stdout).toMatch(/ipv4 2005-03-01, 3233 ASes/)
   })
 
   it('backfills from a file:// provider with plain progress lines', async () => {

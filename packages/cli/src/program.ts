@@ -89,9 +89,13 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
       .addOption(
         new Option('--ip-version <version>', 'override the IP version').choices(['ipv4', 'ipv6']),
       )
-      .option('--date <YYYY-MM-DD>', 'override the snapshot date (one file only)'),
+      .option('--date <YYYY-MM-DD>', 'override the snapshot date (one file only)')
+      .option(
+        '--allow-implausible',
+        "store a file under 25% of its stored neighbours' AS count (never an empty one)",
+      ),
   ).action(async (files: string[], opts) => {
-    const { ipVersion, date, ...rest } = opts
+    const { ipVersion, date, allowImplausible, ...rest } = opts
     if (date !== undefined && files.length !== 1)
       throw new UsageError('--date needs exactly one FILE')
     if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date))
@@ -99,7 +103,11 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
     const { database, kcore } = await openStores(configFrom(io, rest))
     try {
       for (const file of files) {
-        const info = await ingestFile(kcore, file, { ipVersion, date })
+        const info = await ingestFile(kcore, file, {
+          ipVersion,
+          date,
+          allowImplausible: allowImplausible === true,
+        })
         io.stdout.write(
           `${file}: ${info.ipVersion} ${info.date}, ${info.asns} ASes, max shell ${info.maxShell}\n`,
         )

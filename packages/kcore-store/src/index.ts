@@ -19,5 +19,11 @@ export { createKcoreStore } from './kcore-store.js'
 export { KcoreMigrationError } from './migrate.js'
 export { RefreshInProgressError } from './refresh-in-progress-error.js'
 export type { KcoreSchema } from './schema.js'
+export type { Neighbours, PlausibilityOptions } from './snapshot-plausibility.js'
+export {
+  assertStorableSnapshot,
+  ImplausibleSnapshotError,
+  MIN_NEIGHBOUR_SHARE,
+} from './snapshot-plausibility.js'
 export type { SyncOptions, SyncProgress, VersionSyncResult } from './sync-from-provider.js'
 export { REFRESH_LOCK, syncFromProvider } from './sync-from-provider.js'

@@ -4,8 +4,9 @@ import {
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
-import type { KcoreStore } from './kcore-store.js'
+import type { KcoreStore, NewSnapshot } from './kcore-store.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
+import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
 
 /** The name of the lock every refresh takes (`Database.tryWithLock`). */
@@ -112,14 +113,17 @@ async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<
       const stream = await provider.open(ref, signal ? { signal } : undefined)
       const { graph, decomposition } = await decomposeSnapshot(stream, signal ? { signal } : {})
       signal?.throwIfAborted()
-      await store.ingest({
+      const snapshot: NewSnapshot = {
         ipVersion,
         date: ref.date,
         decomposition,
         linkCount: graph.linkCount,
         metadata: graph.metadata,
         source: ref.fileName,
-      })
+      }
+      // An empty or implausibly small file is a failure of that date, so the next run retries it.
+      await assertStorableSnapshot(store, snapshot)
+      await store.ingest(snapshot)
       result.added.push(ref.date)
       options.onProgress?.({ ipVersion, date: ref.date, done: i + 1, total: todo.length, ok: true })
     } catch (error) {
