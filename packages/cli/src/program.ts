@@ -1,3 +1,4 @@
+import { DataDirLockedError } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
 import { KcoreConfigError } from '@kcore/http-adapter'
 import { ingestFile } from '@kcore/store'
@@ -163,7 +164,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (
       error instanceof ConfigError ||
       error instanceof UsageError ||
-      error instanceof KcoreConfigError
+      error instanceof KcoreConfigError ||
+      error instanceof DataDirLockedError
     ) {
       io.stderr.write(`kcore: ${error.message}\n`)
       return EXIT.usage

@@ -1,3 +1,5 @@
+export type { ReleaseDataDir } from './data-dir-lock.js'
+export { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 export type { Database, DialectName, LockResult } from './database.js'
 export type { DatabaseConfig } from './database-config.js'
 export { openDatabase } from './open-database.js'
