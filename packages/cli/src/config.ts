@@ -40,6 +40,9 @@ const schema = z.object({
   calTimezone: z.string().refine(validZone, 'must be an IANA time zone').default('UTC'),
   corsOrigins: list.default([]),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Milliseconds, at most what a timer can wait (2^31 - 1).
+  dbConnectTimeoutMs: z.coerce.number().int().min(1).max(2_147_483_647).default(10_000),
+  refreshDeadlineMs: z.coerce.number().int().min(1).max(2_147_483_647).default(600_000),
 })
 
 /** Validated configuration of the `kcore` command and of {@link createApp}. */
@@ -63,6 +66,8 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   calTimezone: 'CAL_TIMEZONE',
   corsOrigins: 'KCORE_CORS_ORIGINS',
   logLevel: 'KCORE_LOG_LEVEL',
+  dbConnectTimeoutMs: 'KCORE_DB_CONNECT_TIMEOUT_MS',
+  refreshDeadlineMs: 'KCORE_REFRESH_DEADLINE_MS',
 }
 
 /** A setting that does not validate; its message is one line naming the setting. */
