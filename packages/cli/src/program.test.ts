@@ -1,4 +1,5 @@
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -63,6 +64,27 @@ describe('kcore command line', () => {
     expect(code).toBe(2)
     expect(stderr.trim()).toMatch(/^kcore: Invalid configuration: DATABASE_URL/)
     expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('stops serve with one line when the database host accepts and never answers (exit 1)', async () => {
+    const sockets: Socket[] = []
+    const silent = createServer((socket) => void sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    try {
+      const { code, stderr } = await run(['serve', '--port', '0', '--host', '127.0.0.1'], {
+        DATABASE_URL: `postgres://kcore:secret@127.0.0.1:${port}/kcore`,
+        KCORE_DB_CONNECT_TIMEOUT_MS: '500',
+      })
+      expect(code).toBe(1)
+      expect(stderr).toBe(
+        `kcore: cannot connect to the database at 127.0.0.1:${port}/kcore: no answer within 500 ms\n`,
+      )
+      expect(sockets.length).toBeGreaterThan(0)
+    } finally {
+      for (const s of sockets) s.destroy()
+      await new Promise((r) => silent.close(r))
+    }
   })
 
   it('stops serve at start on an invalid cron expression (exit 2, one clear line)', async () => {
