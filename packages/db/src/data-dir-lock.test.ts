@@ -73,6 +73,10 @@ describe('data directory lock', () => {
     await expect(lockDataDir(dir)).rejects.toThrow(DataDirLockedError)
     await release()
     await release() // idempotent
+    // released by a live process: another process takes it at once
+    const next = await holder(dir)
+    await expect(lockDataDir(dir)).rejects.toThrow(`in use by process ${next.pid};`)
+    await next.kill9()
     const last = await lockDataDir(dir)
     await last()
   })

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import lockfile from 'proper-lockfile'
 
@@ -74,6 +74,9 @@ export async function lockDataDir(dataDir: string): Promise<ReleaseDataDir> {
         return async () => {
           if (released) return
           released = true
+          // The PID file goes first, while the lock is still ours: a PID left behind would
+          // name this live process and refuse every later opener while it runs.
+          if ((await readPid(pidFile)) === process.pid) await rm(pidFile, { force: true })
           heldHere.delete(dir)
           await release().catch(() => {})
         }
