@@ -8,6 +8,7 @@ import { openPgliteDatabase } from '@kcore/db'
 import { createKcoreStore } from '@kcore/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KcoreProcess } from './kcore-process.js'
+import { ownsDataDir } from './lock-owner.js'
 import { caida, createSnapshotMirror, type SnapshotMirror } from './snapshot-mirror.js'
 import { waitUntil } from './wait-until.js'
 
@@ -56,19 +57,6 @@ interface First {
   finish(): Promise<void>
 }
 
-/** Resolves once the process `pid` owns `dataDir` (its PID is in the lock's PID file). */
-async function owns(dataDir: string, pid: number, exited: Promise<unknown>) {
-  let gone = false
-  void exited.then(() => {
-    gone = true
-  })
-  await waitUntil(`process ${pid} to own ${dataDir}`, async () => {
-    if (gone) throw new Error(`process ${pid} exited before owning ${dataDir}`)
-    const text = await readFile(`${dataDir}.lock.pid`, 'utf8').catch(() => '')
-    return text.trim() === String(pid)
-  })
-}
-
 async function health(base: string): Promise<number> {
   return (await fetch(`${base}/api/health`)).status
 }
@@ -101,7 +89,7 @@ describe('one owner per PGlite data directory', () => {
     },
     async 'node example host'(dataDir) {
       const host = exampleHost(dataDir)
-      await owns(dataDir, host.pid, host.exited)
+      await ownsDataDir(dataDir, host.pid, host.exited)
       const base = await waitUntil('the host to listen', async () => {
         const line = host.lines.find((l) => l.startsWith('listening on '))
         return line && `http://127.0.0.1:${new URL(line.slice('listening on '.length)).port}`
@@ -121,7 +109,7 @@ describe('one owner per PGlite data directory', () => {
       const fifo = join(fifoDir, '19990201.as-rel.txt.bz2')
       execFileSync('mkfifo', [fifo])
       const p = new KcoreProcess(['ingest', '--data-dir', dataDir, fifo], QUIET)
-      await owns(dataDir, p.pid, p.exited)
+      await ownsDataDir(dataDir, p.pid, p.exited)
       return {
         pid: p.pid,
         stillWorks: async () => expect(p.child.exitCode).toBe(null),
