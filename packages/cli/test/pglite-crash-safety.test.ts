@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -8,6 +8,17 @@ import { KcoreProcess } from './kcore-process.js'
 import { ownsDataDir } from './lock-owner.js'
 import { caida } from './snapshot-mirror.js'
 import { expectedFigures, knownAsnDrift, storedSnapshots } from './stored-snapshots.js'
+import { waitUntil } from './wait-until.js'
+
+/** Bytes of the files under `dir` (0 when it does not exist yet). */
+async function sizeOf(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  let total = 0
+  for (const entry of entries)
+    if (entry.isFile())
+      total += (await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size
+  return total
+}
 
 // Issue 12: kill -9 of `kcore ingest` in the middle of an ingest into the embedded database,
 // at several points (opening, parsing, decomposing, writing, committing): the directory opens
@@ -62,6 +73,33 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
       )
     },
     120_000,
+  )
+
+  // Killed while the shell rows are being written: once the table files have grown by 256 KiB
+  // (the 77,000-row insert writes several MiB), and a little later.
+  it.each([0, 100, 300, 800])(
+    'killed %i ms into writing the rows: reopens with whole snapshots only',
+    async (ms) => {
+      const ingest = new KcoreProcess(['ingest', '--data-dir', dataDir, caida(IN_FLIGHT)], QUIET)
+      await ownsDataDir(dataDir, ingest.pid, ingest.exited)
+      const start = await sizeOf(join(dataDir, 'base'))
+      let gone = false
+      void ingest.exited.then(() => {
+        gone = true
+      })
+      await waitUntil(
+        'the ingest to write its rows',
+        async () => gone || (await sizeOf(join(dataDir, 'base'))) > start + 256 * 1024,
+        { everyMs: 10, timeoutMs: 120_000 },
+      )
+      await delay(ms)
+      const exit = await ingest.kill('SIGKILL')
+      const stored = await expectWhole()
+      outcomes.push(
+        `writing+${ms}: ${exit.signal ?? `exit ${exit.code}`}, in-flight ${stored ? 'stored' : 'absent'}`,
+      )
+    },
+    180_000,
   )
 
   it('then a normal ingest stores the snapshot whole', async () => {
