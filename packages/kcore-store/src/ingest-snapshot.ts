@@ -3,6 +3,7 @@ import { intArray, isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
 import type { NewSnapshot } from './kcore-store.js'
 import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
+import { vacuumShellTable } from './vacuum-shell-table.js'
 import { assertIpVersion } from './validate.js'
 
 /**
@@ -87,4 +88,5 @@ export async function ingestSnapshot(
     await sql`insert into ${sql.table(known)} (asn)
       select unnest(${asnParam}) on conflict do nothing`.execute(trx)
   })
+  await vacuumShellTable(db, ipVersion)
 }
