@@ -6,7 +6,7 @@ import { openPgliteDatabase } from '@kcore/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KcoreProcess } from './kcore-process.js'
 import { ownsDataDir } from './lock-owner.js'
-import { caida } from './snapshot-mirror.js'
+import { caida, createSnapshotMirror } from './snapshot-mirror.js'
 import { expectedFigures, knownAsnDrift, storedSnapshots } from './stored-snapshots.js'
 import { waitUntil } from './wait-until.js'
 
@@ -26,6 +26,8 @@ async function sizeOf(dir: string): Promise<number> {
 
 const BASE = '20240101.as-rel.txt.bz2'
 const IN_FLIGHT = '20240801.as-rel.txt.bz2'
+/** What `kcore serve` fetches in the refresh killed below. */
+const REFRESHED = '20240201.as-rel.txt.bz2'
 const QUIET = { KCORE_LOG_LEVEL: 'warn' }
 
 describe('kill -9 in the middle of an ingest on PGlite', () => {
@@ -44,15 +46,24 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
     await rm(base, { recursive: true, force: true })
   })
 
-  async function expectWhole(): Promise<boolean> {
+  /** Whether the file of `date` is stored; fails unless every stored snapshot is whole. */
+  async function expectWhole(date = '2024-08-01'): Promise<boolean> {
     const database = await openPgliteDatabase(dataDir)
     try {
       const stored = await storedSnapshots(database)
-      const before = await expectedFigures(caida(BASE), 'ipv4', '2024-01-01')
-      const after = await expectedFigures(caida(IN_FLIGHT), 'ipv4', '2024-08-01')
-      expect([[before], [before, after]]).toContainEqual(stored)
+      const files: Record<string, string> = {
+        '2024-01-01': BASE,
+        '2024-02-01': REFRESHED,
+        '2024-08-01': IN_FLIGHT,
+      }
+      expect(stored.map((s) => s.date)).toContain('2024-01-01')
+      for (const snapshot of stored) {
+        const file = files[snapshot.date]
+        expect(file, `unexpected ${JSON.stringify(snapshot)}`).toBeDefined()
+        expect(snapshot).toEqual(await expectedFigures(caida(file!), 'ipv4', snapshot.date))
+      }
       expect(await knownAsnDrift(database)).toBe(0)
-      return stored.length === 2
+      return stored.some((s) => s.date === date)
     } finally {
       await database.close()
     }
@@ -98,6 +109,51 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
       outcomes.push(
         `writing+${ms}: ${exit.signal ?? `exit ${exit.code}`}, in-flight ${stored ? 'stored' : 'absent'}`,
       )
+    },
+    180_000,
+  )
+
+  // `kcore serve` killed while a refresh writes its rows (file:// provider).
+  it.each([0, 300])(
+    'serve killed %i ms into a refresh writing its rows: reopens whole',
+    async (ms) => {
+      const mirror = await createSnapshotMirror()
+      try {
+        await mirror.offer(caida(REFRESHED))
+        const serve = new KcoreProcess(
+          ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--no-seed'],
+          { KCORE_SCHEDULER_ENABLED: 'false', KCORE_PROVIDER_URL: mirror.fileUrl },
+        )
+        const listening = await serve.waitForLog((e) => e.msg === 'listening', 120_000)
+        const url = `http://127.0.0.1:${new URL(String(listening.url)).port}/api/refresh`
+        const start = await sizeOf(join(dataDir, 'base'))
+        const answer = fetch(url, { method: 'POST' }).then(
+          (r) => r.json(),
+          (e: unknown) => e,
+        )
+        let gone = false
+        void serve.exited.then(() => {
+          gone = true
+        })
+        // (or the refresh answered: the date was stored by the previous case)
+        void answer.then(() => {
+          gone = true
+        })
+        await waitUntil(
+          'the refresh to write its rows',
+          async () => gone || (await sizeOf(join(dataDir, 'base'))) > start + 256 * 1024,
+          { everyMs: 10, timeoutMs: 120_000 },
+        )
+        await delay(ms)
+        const exit = await serve.kill('SIGKILL')
+        await answer
+        const stored = await expectWhole('2024-02-01')
+        outcomes.push(
+          `serve writing+${ms}: ${exit.signal ?? `exit ${exit.code}`}, refreshed ${stored ? 'stored' : 'absent'}`,
+        )
+      } finally {
+        await mirror.close()
+      }
     },
     180_000,
   )
