@@ -25,7 +25,9 @@ export interface App {
 /** Opens the configured database and runs both stores' migrations. */
 export async function openStores(config: Config) {
   const database = await openDatabase(
-    config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
+    config.databaseUrl
+      ? { url: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs }
+      : { dataDir: config.dataDir },
   )
   try {
     const kcore = createKcoreStore(database)
@@ -62,6 +64,7 @@ export async function createApp(
         version: pkg.version,
         adminToken: config.adminToken,
         scheduler: { enabled: config.schedulerEnabled, schedule: config.schedule },
+        refreshDeadlineMs: config.refreshDeadlineMs,
         onError: (error) => log.error('scheduled update failed', { error: String(error) }),
       },
       cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone },

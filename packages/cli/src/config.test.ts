@@ -34,6 +34,25 @@ describe('loadConfig', () => {
     expect(loadConfig(env, { seed: true }).seed).toBe(true)
   })
 
+  it('times out database connects after 10 s and refreshes after 600 s unless configured', () => {
+    expect(loadConfig({})).toMatchObject({ dbConnectTimeoutMs: 10_000, refreshDeadlineMs: 600_000 })
+    const env = { KCORE_DB_CONNECT_TIMEOUT_MS: '1', KCORE_REFRESH_DEADLINE_MS: '2147483647' }
+    expect(loadConfig(env)).toMatchObject({
+      dbConnectTimeoutMs: 1,
+      refreshDeadlineMs: 2_147_483_647,
+    })
+  })
+
+  it.each(['0', '-1', '1.5', 'ten', '2147483648', '1e400'])(
+    'refuses timeout %j of KCORE_DB_CONNECT_TIMEOUT_MS and KCORE_REFRESH_DEADLINE_MS',
+    (value) => {
+      for (const name of ['KCORE_DB_CONNECT_TIMEOUT_MS', 'KCORE_REFRESH_DEADLINE_MS']) {
+        expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
+        expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name} `)
+      }
+    },
+  )
+
   it('treats empty environment values as unset', () => {
     const config = loadConfig({ PORT: '', DATABASE_URL: '' })
     expect(config.port).toBe(8080)

@@ -72,6 +72,9 @@ const schema = z.object({
     })
     .optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Milliseconds, at most what a timer can wait (2^31 - 1).
+  dbConnectTimeoutMs: z.coerce.number().int().min(1).max(2_147_483_647).default(10_000),
+  refreshDeadlineMs: z.coerce.number().int().min(1).max(2_147_483_647).default(600_000),
 })
 
 /** Validated configuration of the `kcore` command and of {@link createApp}. */
@@ -96,6 +99,8 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   corsOrigins: 'KCORE_CORS_ORIGINS',
   publicUrl: 'KCORE_PUBLIC_URL',
   logLevel: 'KCORE_LOG_LEVEL',
+  dbConnectTimeoutMs: 'KCORE_DB_CONNECT_TIMEOUT_MS',
+  refreshDeadlineMs: 'KCORE_REFRESH_DEADLINE_MS',
 }
 
 /** A setting that does not validate; its message is one line naming the setting. */

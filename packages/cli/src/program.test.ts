@@ -1,4 +1,5 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -65,6 +66,27 @@ describe('kcore command line', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1)
   })
 
+  it('stops serve with one line when the database host accepts and never answers (exit 1)', async () => {
+    const sockets: Socket[] = []
+    const silent = createServer((socket) => void sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    try {
+      const { code, stderr } = await run(['serve', '--port', '0', '--host', '127.0.0.1'], {
+        DATABASE_URL: `postgres://kcore:secret@127.0.0.1:${port}/kcore`,
+        KCORE_DB_CONNECT_TIMEOUT_MS: '500',
+      })
+      expect(code).toBe(1)
+      expect(stderr).toBe(
+        `kcore: cannot connect to the database at 127.0.0.1:${port}/kcore: no answer within 500 ms\n`,
+      )
+      expect(sockets.length).toBeGreaterThan(0)
+    } finally {
+      for (const s of sockets) s.destroy()
+      await new Promise((r) => silent.close(r))
+    }
+  })
+
   it('stops serve at start on an invalid cron expression (exit 2, one clear line)', async () => {
     const dataDir = await tempDir()
     const { code, stderr } = await run([
@@ -92,6 +114,31 @@ describe('kcore command line', () => {
       join(dataDir, '20240101.as-rel.txt.bz2'), // well named, but missing: a failure, not usage
     ])
     expect(missing.code).toBe(1)
+  })
+
+  it('refuses an empty or implausibly small file (exit 1), the latter stored with --allow-implausible', async () => {
+    const dataDir = await tempDir()
+    const files = await tempDir()
+    const big = join(caida, '20050101.as-rel.txt.bz2')
+    expect((await run(['ingest', '--data-dir', dataDir, big])).code).toBe(0)
+    const empty = join(files, '20050201.as-rel.txt')
+    await writeFile(empty, '# comments only\n')
+    const small = join(files, '20050301.as-rel.txt.bz2')
+    await copyFile(join(caida, '19980101.as-rel.txt.bz2'), small)
+
+    for (const flags of [[], ['--allow-implausible']]) {
+      const refused = await run(['ingest', '--data-dir', dataDir, ...flags, empty])
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/20050201\.as-rel\.txt holds no data line/)
+    }
+    const tooSmall = await run(['ingest', '--data-dir', dataDir, small])
+    expect(tooSmall.code).toBe(1)
+    expect(tooSmall.stderr).toMatch(
+      /20050301\.as-rel\.txt\.bz2 has 3233 ASes, under 25% of its stored neighbours' \(2005-01-01: 18962\)/,
+    )
+    const forced = await run(['ingest', '--data-dir', dataDir, '--allow-implausible', small])
+    expect(forced.code).toBe(0)
+    expect(forced.stdout).toMatch(/ipv4 2005-03-01, 3233 ASes/)
   })
 
   it('backfills from a file:// provider with plain progress lines', async () => {

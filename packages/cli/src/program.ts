@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { DataDirLockedError } from '@kcore/db'
 import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { KcoreConfigError } from '@kcore/http-adapter'
 import { ingestFile, isCalendarDate } from '@kcore/store'
@@ -112,9 +113,13 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
       .addOption(
         new Option('--ip-version <version>', 'override the IP version').choices(['ipv4', 'ipv6']),
       )
-      .option('--date <YYYY-MM-DD>', 'override the snapshot date (one file only)'),
+      .option('--date <YYYY-MM-DD>', 'override the snapshot date (one file only)')
+      .option(
+        '--allow-implausible',
+        "store a file under 25% of its stored neighbours' AS count (never an empty one)",
+      ),
   ).action(async (files: string[], opts) => {
-    const { ipVersion, date, ...rest } = opts
+    const { ipVersion, date, allowImplausible, ...rest } = opts
     if (date !== undefined && files.length !== 1)
       throw new UsageError('--date needs exactly one FILE')
     if (date !== undefined && !isCalendarDate(date))
@@ -123,7 +128,11 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
     const { database, kcore } = await openStores(configFrom(io, rest))
     try {
       for (const file of files) {
-        const info = await ingestFile(kcore, file, { ipVersion, date })
+        const info = await ingestFile(kcore, file, {
+          ipVersion,
+          date,
+          allowImplausible: allowImplausible === true,
+        })
         io.stdout.write(
           `${file}: ${info.ipVersion} ${info.date}, ${info.asns} ASes, max shell ${info.maxShell}\n`,
         )
@@ -186,7 +195,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (
       error instanceof ConfigError ||
       error instanceof UsageError ||
-      error instanceof KcoreConfigError
+      error instanceof KcoreConfigError ||
+      error instanceof DataDirLockedError
     ) {
       io.stderr.write(`kcore: ${error.message}\n`)
       return EXIT.usage

@@ -1,5 +1,8 @@
+export type { ReleaseDataDir } from './data-dir-lock.js'
+export { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 export type { Database, DialectName, LockResult } from './database.js'
 export type { DatabaseConfig } from './database-config.js'
+export { DatabaseConnectError, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 export { openDatabase } from './open-database.js'
 export { openPgliteDatabase } from './pglite-database.js'
 export { openPostgresDatabase } from './postgres-database.js'

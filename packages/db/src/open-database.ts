@@ -1,14 +1,22 @@
 import type { Database } from './database.js'
 import type { DatabaseConfig } from './database-config.js'
+import { checkConnection, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 import { openPgliteDatabase } from './pglite-database.js'
 import { openPostgresDatabase } from './postgres-database.js'
 
-/** Opens PostgreSQL when `config.url` is set, else the embedded PGlite. */
+/**
+ * Opens PostgreSQL when `config.url` is set (and connects once, so an unreachable server fails
+ * here within `connectTimeoutMs`), else the embedded PGlite (locking its `dataDir`).
+ *
+ * @throws {DatabaseConnectError} when PostgreSQL cannot be reached.
+ * @throws {DataDirLockedError} when another process owns the PGlite directory.
+ */
 export async function openDatabase(config: DatabaseConfig = {}): Promise<Database> {
-  if (config.url)
-    return openPostgresDatabase(
-      config.url,
-      'maxConnections' in config ? config.maxConnections : undefined,
-    )
+  if (config.url) {
+    const timeout = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+    const database = openPostgresDatabase(config.url, config.maxConnections, timeout)
+    await checkConnection(database, config.url, timeout)
+    return database
+  }
   return openPgliteDatabase('dataDir' in config ? config.dataDir : undefined)
 }

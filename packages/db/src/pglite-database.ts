@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
+import { lockDataDir } from './data-dir-lock.js'
 import type { Database, LockResult } from './database.js'
 
 const DATE_OID = 1082
@@ -11,13 +12,24 @@ const INT8_OID = 20
  * Opens an embedded PGlite database, persisted in `dataDir` or in memory. PGlite has a single
  * connection, so locks are in-process: every handler sharing this object shares its locks.
  * `pg_trgm` is bundled so migrations written for PostgreSQL (with contrib) run unchanged.
+ * A `dataDir` is locked for this process first (`lockDataDir`) and released on `close()`.
+ *
+ * @throws {DataDirLockedError} when another live process has the directory open.
  */
 export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
-  const pglite = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    extensions: { pg_trgm },
-    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
-  })
+  // One process per directory: two PGlite instances on one folder corrupt it for good.
+  const releaseDir = dataDir ? await lockDataDir(dataDir) : async () => {}
+  let pglite: PGlite
+  try {
+    pglite = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      extensions: { pg_trgm },
+      parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
+    })
+  } catch (error) {
+    await releaseDir()
+    throw error
+  }
   const db = new Kysely({ dialect: new PGliteDialect(pglite) })
   const held = new Set<string>()
 
@@ -44,7 +56,11 @@ export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
       }
     },
     async close() {
-      await db.destroy()
+      try {
+        await db.destroy()
+      } finally {
+        await releaseDir()
+      }
     },
   }
 }

@@ -2,14 +2,24 @@ import { Kysely } from 'kysely'
 import { PostgresJSDialect } from 'kysely-postgres-js'
 import postgres from 'postgres'
 import type { Database, LockResult } from './database.js'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 
 const DATE_OID = 1082
 const INT8_OID = 20
 
-/** Opens a pooled PostgreSQL connection through postgres.js and kysely-postgres-js. */
-export function openPostgresDatabase(url: string, maxConnections = 10): Database {
+/**
+ * Opens a pooled PostgreSQL connection through postgres.js and kysely-postgres-js. Connections
+ * are made lazily; each gives up after `connectTimeoutMs` (default 10 s) until the server is ready.
+ */
+export function openPostgresDatabase(
+  url: string,
+  maxConnections = 10,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+): Database {
   const sql = postgres(url, {
     max: maxConnections,
+    // seconds; covers TCP connect, TLS and the startup handshake (a host that accepts and never answers)
+    connect_timeout: connectTimeoutMs / 1000,
     onnotice: () => {},
     // Same value shapes as PGlite: dates stay 'YYYY-MM-DD' strings (no time-zone shifts),
     // counts and other int8 values come back as numbers.

@@ -40,5 +40,11 @@ export { KcoreMigrationError } from './migrate.js'
 export { MAX_RESEARCH_LIMIT } from './query-options.js'
 export { RefreshInProgressError } from './refresh-in-progress-error.js'
 export type { KcoreSchema } from './schema.js'
+export type { Neighbours, PlausibilityOptions } from './snapshot-plausibility.js'
+export {
+  assertStorableSnapshot,
+  ImplausibleSnapshotError,
+  MIN_NEIGHBOUR_SHARE,
+} from './snapshot-plausibility.js'
 export type { SyncOptions, SyncProgress, VersionSyncResult } from './sync-from-provider.js'
 export { REFRESH_LOCK, syncFromProvider } from './sync-from-provider.js'

@@ -3,7 +3,8 @@ import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { assertCalendarDate } from './calendar-date.js'
-import type { KcoreStore } from './kcore-store-types.js'
+import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
+import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
 
 /** What {@link ingestFile} stored. */
@@ -20,12 +21,16 @@ export interface IngestFileResult {
  * Parses, decomposes and stores one local CAIDA file (plain, `.bz2` or `.gz`). The IP version
  * and date come from its CAIDA file name (`20240101.as-rel.txt.bz2`,
  * `20220601.as-rel.v6-stable.txt.bz2`, …) unless given; a stored snapshot of the same date is
- * replaced. The file name is stored as the snapshot's `source`, with its SHA-256 and mtime.
+ * replaced. The file name is stored as the snapshot's `source`, with its SHA-256 and mtime. A
+ * file with no data line is refused, and so is one implausibly small next to its stored
+ * neighbours unless `allowImplausible` is set (see `snapshot-plausibility.ts`).
+ *
+ * @throws {ImplausibleSnapshotError} before anything is stored.
  */
 export async function ingestFile(
   store: KcoreStore,
   path: string,
-  options: { ipVersion?: IpVersion; date?: string } = {},
+  options: { ipVersion?: IpVersion; date?: string; allowImplausible?: boolean } = {},
 ): Promise<IngestFileResult> {
   const fileName = basename(path)
   const info = parseSnapshotFileName(fileName)
@@ -42,7 +47,7 @@ export async function ingestFile(
   assertCalendarDate(date, 'snapshot date')
   const [bytes, stats] = await Promise.all([readFile(path), stat(path)])
   const { graph, decomposition } = await decomposeSnapshot(new Uint8Array(bytes))
-  await store.ingest({
+  const snapshot: NewSnapshot = {
     ipVersion,
     date,
     decomposition,
@@ -53,6 +58,8 @@ export async function ingestFile(
       sha256: createHash('sha256').update(bytes).digest('hex'),
       fileModified: stats.mtime,
     },
-  })
+  }
+  await assertStorableSnapshot(store, snapshot, { allowImplausible: options.allowImplausible })
+  await store.ingest(snapshot)
   return { ipVersion, date, asns: decomposition.asns.length, maxShell: decomposition.maxShell }
 }

@@ -5,6 +5,7 @@ import type { NewSnapshot } from './kcore-store-types.js'
 import { provenanceColumns } from './provenance.js'
 import { bumpRevision } from './revision.js'
 import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
+import { vacuumShellTable } from './vacuum-shell-table.js'
 import { assertIpVersion } from './validate.js'
 
 /**
@@ -97,4 +98,5 @@ export async function ingestSnapshot(
     // Last, so the row lock it takes is held only for the commit.
     await bumpRevision(trx)
   })
+  await vacuumShellTable(db, ipVersion)
 }

@@ -4,9 +4,10 @@ import {
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
-import type { KcoreStore } from './kcore-store-types.js'
+import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
 import { sha256PassThrough } from './sha256-pass-through.js'
+import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
 
 /** The name of the lock every refresh takes (`Database.tryWithLock`). */
@@ -48,6 +49,13 @@ export interface SyncOptions {
   from?: string
   /** Aborts the run: the snapshot in flight is not stored and the promise rejects. */
   signal?: AbortSignal
+  /**
+   * Gives the whole run this many milliseconds (the spec's `KCORE_REFRESH_DEADLINE_MS`): past
+   * it, the snapshot in flight is dropped and every version not finished resolves with
+   * `checked: false`, the dates stored before the deadline in `added`, and an `error` saying so.
+   * Unlike `signal`, it never rejects. No deadline when omitted.
+   */
+  deadlineMs?: number
   onProgress?: (progress: SyncProgress) => void
 }
 
@@ -67,24 +75,46 @@ export async function syncFromProvider(
   for (const v of versions) assertIpVersion(v)
   if (options.from !== undefined && !/^\d{4}-\d{2}(-\d{2})?$/.test(options.from))
     throw new RangeError(`from must be YYYY-MM-DD or YYYY-MM, got ${String(options.from)}`)
+  const { deadlineMs } = options
+  if (deadlineMs !== undefined && !(Number.isInteger(deadlineMs) && deadlineMs > 0))
+    throw new RangeError(`deadlineMs must be a positive integer, got ${String(deadlineMs)}`)
   const outcome = await options.store.database.tryWithLock(REFRESH_LOCK, async () => {
+    // The deadline starts once the lock is ours: a run waiting for nothing is not timed.
+    const deadline = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)
+    const signals = [options.signal, deadline].filter((x) => x !== undefined)
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
     const results: Partial<Record<IpVersion, VersionSyncResult>> = {}
-    for (const version of versions) results[version] = await syncVersion(options, version)
+    for (const version of versions) {
+      const result = emptyResult()
+      results[version] = result
+      try {
+        await syncVersion({ ...options, signal }, version, result)
+      } catch (error) {
+        if (!deadline?.aborted || options.signal?.aborted) throw error
+        result.checked = false
+        result.error =
+          `refresh deadline of ${deadlineMs} ms passed; stored before it: ` +
+          (result.added.length > 0 ? result.added.join(', ') : 'nothing')
+        result.latestDate = (await options.store.dateRange(version))?.latest ?? null
+      }
+    }
     return results
   })
   if (!outcome.acquired) throw new RefreshInProgressError()
   return outcome.value
 }
 
-async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<VersionSyncResult> {
+function emptyResult(): VersionSyncResult {
+  return { checked: false, added: [], latestDate: null, error: null, failures: [] }
+}
+
+/** Syncs one version into `result` (filled as it goes, so an abort leaves what was stored). */
+async function syncVersion(
+  options: SyncOptions,
+  ipVersion: IpVersion,
+  result: VersionSyncResult,
+): Promise<VersionSyncResult> {
   const { store, provider, signal, from } = options
-  const result: VersionSyncResult = {
-    checked: false,
-    added: [],
-    latestDate: null,
-    error: null,
-    failures: [],
-  }
   signal?.throwIfAborted()
   let refs: SnapshotRef[]
   try {
@@ -116,7 +146,7 @@ async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<
         signal ? { signal } : {},
       )
       signal?.throwIfAborted()
-      await store.ingest({
+      const snapshot: NewSnapshot = {
         ipVersion,
         date: ref.date,
         decomposition,
@@ -124,7 +154,10 @@ async function syncVersion(options: SyncOptions, ipVersion: IpVersion): Promise<
         metadata: graph.metadata,
         source: ref.fileName,
         provenance: { sourceUrl: ref.url, serial: ref.serial, sha256: fetched.hex() },
-      })
+      }
+      // An empty or implausibly small file is a failure of that date, so the next run retries it.
+      await assertStorableSnapshot(store, snapshot)
+      await store.ingest(snapshot)
       result.added.push(ref.date)
       options.onProgress?.({ ipVersion, date: ref.date, done: i + 1, total: todo.length, ok: true })
     } catch (error) {

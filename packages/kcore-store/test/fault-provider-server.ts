@@ -32,6 +32,8 @@ export interface FaultProviderServer {
   readonly faults: Map<string, Fault>
   /** The next this-many requests for the `serial-1/` listing answer HTTP 500. */
   listingFailures: number
+  /** While true, the `serial-1/` listing sends its headers and a first piece, then nothing. */
+  stallListings: boolean
   /** Paths requested, in order (listing and files). */
   readonly requests: string[]
   /** Paths of stalled responses, each time the client gave up on one and closed it. */
@@ -54,7 +56,7 @@ export async function startFaultProvider(): Promise<FaultProviderServer> {
   const faults = new Map<string, Fault>()
   const requests: string[] = []
   const abandoned: string[] = []
-  const state = { listingFailures: 0 }
+  const state = { listingFailures: 0, stallListings: false }
 
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
@@ -65,6 +67,10 @@ export async function startFaultProvider(): Promise<FaultProviderServer> {
         return plain(res, 500, 'listing failure injected by the test')
       }
       res.writeHead(200, { 'content-type': 'text/html;charset=UTF-8' })
+      if (state.stallListings) {
+        res.on('close', () => abandoned.push(path))
+        return void res.write('<html><body>')
+      }
       return res.end(apacheIndex([...files.keys()].sort()))
     }
     const name = path.startsWith(SERIAL_1) ? path.slice(SERIAL_1.length) : ''
@@ -113,11 +119,18 @@ export async function startFaultProvider(): Promise<FaultProviderServer> {
     set listingFailures(n: number) {
       state.listingFailures = n
     },
+    get stallListings() {
+      return state.stallListings
+    },
+    set stallListings(stall: boolean) {
+      state.stallListings = stall
+    },
     requests,
     abandoned,
     clearFaults() {
       faults.clear()
       state.listingFailures = 0
+      state.stallListings = false
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -9,6 +9,9 @@ export interface KcoreSchedulerOptions {
   schedule: string
 }
 
+/** How long a refresh may run when {@link KcoreApiOptions.refreshDeadlineMs} is omitted (spec). */
+export const DEFAULT_REFRESH_DEADLINE_MS = 600_000
+
 /** The scheduler configuration used when {@link KcoreApiOptions.scheduler} is omitted. */
 export const DEFAULT_SCHEDULER: KcoreSchedulerOptions = { enabled: true, schedule: '0 6 * * *' }
 
@@ -27,6 +30,12 @@ export interface KcoreApiOptions {
   adminToken?: string
   /** Default `{ enabled: true, schedule: '0 6 * * *' }`. */
   scheduler?: KcoreSchedulerOptions
+  /**
+   * Milliseconds a refresh or scheduled check may run (spec `KCORE_REFRESH_DEADLINE_MS`,
+   * default 600 000); past it the versions not finished answer `processed: false` with the
+   * dates stored before it.
+   */
+  refreshDeadlineMs?: number
   /** The clock for timestamps and `next_run`; default `() => new Date()`. */
   now?: () => Date
   /** Receives what goes wrong in scheduled checks (never thrown anywhere). */

@@ -2,7 +2,11 @@ import type { Api, Route } from '../route.js'
 import { createAdminAuth } from './admin-auth.js'
 import { adminRoute } from './admin-route.js'
 import { kcoreInvalidInput } from './invalid-input.js'
-import { DEFAULT_SCHEDULER, type KcoreApiOptions } from './kcore-api-options.js'
+import {
+  DEFAULT_REFRESH_DEADLINE_MS,
+  DEFAULT_SCHEDULER,
+  type KcoreApiOptions,
+} from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
 import { openApiRoute } from './openapi-route.js'
 import { refreshRoutes } from './refresh-routes.js'
@@ -34,7 +38,12 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
         stamp: () => options.store.revision(),
       })
     : undefined
-  const runner = createSyncRunner(options.store, options.provider, () => cache?.clear())
+  const runner = createSyncRunner(
+    options.store,
+    options.provider,
+    () => cache?.clear(),
+    options.refreshDeadlineMs ?? DEFAULT_REFRESH_DEADLINE_MS,
+  )
   const scheduler = createScheduler(options.scheduler ?? DEFAULT_SCHEDULER, {
     runner,
     now,

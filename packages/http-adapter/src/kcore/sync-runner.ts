@@ -23,11 +23,15 @@ export interface SyncRunner {
   idle(): Promise<void>
 }
 
-/** A {@link SyncRunner} over one store and provider; `onSettled` runs after every sync. */
+/**
+ * A {@link SyncRunner} over one store and provider; `onSettled` runs after every sync, and
+ * each sync gives up after `deadlineMs` when given.
+ */
 export function createSyncRunner(
   store: KcoreStore,
   provider: SnapshotProvider,
   onSettled: () => void = () => {},
+  deadlineMs?: number,
 ): SyncRunner {
   let current: Promise<SyncResults> | undefined
   return {
@@ -36,7 +40,7 @@ export function createSyncRunner(
     },
     run(ipVersions) {
       if (current) return Promise.reject(new RefreshInProgressError())
-      const run = syncFromProvider({ store, provider, ipVersions }).finally(() => {
+      const run = syncFromProvider({ store, provider, ipVersions, deadlineMs }).finally(() => {
         if (current === run) current = undefined
         onSettled()
       })
