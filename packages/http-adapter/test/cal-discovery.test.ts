@@ -111,8 +111,12 @@ describe('calendar discovery', () => {
     const list = body.paths['/cal/events/v1/events'].get
     expect(list.parameters.map((p: { name: string }) => p.name)).toContain('geoloc_radius')
     const names = list.parameters.map((p: { name: string }) => p.name)
-    for (const name of ['modified_after', 'modified_before', 'format']) expect(names).toContain(name)
-    expect(Object.keys(list.responses['200'].content)).toEqual(['application/json', 'text/calendar'])
+    for (const name of ['modified_after', 'modified_before', 'format'])
+      expect(names).toContain(name)
+    expect(Object.keys(list.responses['200'].content)).toEqual([
+      'application/json',
+      'text/calendar',
+    ])
     for (const other of ['venues', 'organizers']) {
       const params = body.paths[`/cal/events/v1/${other}`].get.parameters
       expect(params.map((p: { name: string }) => p.name)).toContain('modified_after')
