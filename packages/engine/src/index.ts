@@ -18,6 +18,7 @@ export { ProviderError } from './provider/provider-error.js'
 export {
   DEFAULT_PROVIDER_URL,
   type ProviderOptions,
+  type SnapshotDownload,
   type SnapshotProvider,
   type SnapshotRef,
 } from './provider/snapshot-provider.js'

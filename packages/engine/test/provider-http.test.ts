@@ -142,6 +142,23 @@ describe('http provider', () => {
     expect(graph.linkCount).toBe(71)
   })
 
+  it("download: the response's Last-Modified with the bytes; null when absent or not a date", async () => {
+    const provider = createProvider({ baseUrl: base, ...fast })
+    for (const [header, expected] of [
+      ['Mon, 03 Jun 2024 10:20:30 GMT', '2024-06-03T10:20:30.000Z'],
+      [undefined, null],
+      ['yesterday-ish', null],
+    ] as const) {
+      handler = (_req, res) => {
+        res.writeHead(200, header ? { 'last-modified': header } : {})
+        res.end(fixture)
+      }
+      const download = await provider.download!(ref())
+      expect(download.lastModified?.toISOString() ?? null).toBe(expected)
+      expect((await parseAsRel(download.stream)).asns.length).toBe(81)
+    }
+  })
+
   it('retries 500s with back-off and then succeeds', async () => {
     let failures = 2
     handler = (req, res) => {

@@ -140,7 +140,12 @@ async function syncVersion(
   for (const [i, ref] of todo.entries()) {
     signal?.throwIfAborted()
     try {
-      const fetched = sha256PassThrough(await provider.open(ref, signal ? { signal } : undefined))
+      const opts = signal ? { signal } : undefined
+      // `download` adds the file's modification time; a minimal provider only has `open`.
+      const download = provider.download
+        ? await provider.download(ref, opts)
+        : { stream: await provider.open(ref, opts), lastModified: null }
+      const fetched = sha256PassThrough(download.stream)
       const { graph, decomposition } = await decomposeSnapshot(
         fetched.stream,
         signal ? { signal } : {},
@@ -153,7 +158,12 @@ async function syncVersion(
         linkCount: graph.linkCount,
         metadata: graph.metadata,
         source: ref.fileName,
-        provenance: { sourceUrl: ref.url, serial: ref.serial, sha256: fetched.hex() },
+        provenance: {
+          sourceUrl: ref.url,
+          serial: ref.serial,
+          sha256: fetched.hex(),
+          fileModified: download.lastModified,
+        },
       }
       // An empty or implausibly small file is a failure of that date, so the next run retries it.
       await assertStorableSnapshot(store, snapshot)

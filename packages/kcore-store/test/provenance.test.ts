@@ -55,10 +55,13 @@ describe.each(testDatabases())('provenance captured at ingest on $name', ({ open
     })
   })
 
-  it('provider sync: the URL fetched, its serial, the SHA-256 of the bytes as fetched', async () => {
+  it('provider sync: the URL fetched, its serial, the SHA-256 of the bytes as fetched, the file time', async () => {
     const serial1 = join(dir.path, 'mirror', 'serial-1')
     await mkdir(serial1, { recursive: true })
-    await copyFile(FIXTURE, join(serial1, '20140601.as-rel.txt.bz2'))
+    const mirrored = join(serial1, '20140601.as-rel.txt.bz2')
+    await copyFile(FIXTURE, mirrored)
+    const mtime = new Date('2014-06-05T01:02:03.004Z')
+    await utimes(mirrored, mtime, mtime)
     const baseUrl = `${pathToFileURL(join(dir.path, 'mirror')).href}/`
     await syncFromProvider({ store, provider: createProvider({ baseUrl }), ipVersions: ['ipv4'] })
     const record = await store.snapshot('ipv4', '2014-06-01')
@@ -66,6 +69,7 @@ describe.each(testDatabases())('provenance captured at ingest on $name', ({ open
       source_url: `${baseUrl}serial-1/20140601.as-rel.txt.bz2`,
       serial: 1,
       sha256: await sha256(FIXTURE),
+      file_modified: '2014-06-05T01:02:03.004Z',
       engine_version: ENGINE_VERSION,
     })
   })

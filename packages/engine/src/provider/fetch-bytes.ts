@@ -20,6 +20,18 @@ class AttemptError extends Error {
   }
 }
 
+/** A downloaded body and what the response said of the file. */
+export interface FetchedBody {
+  bytes: Uint8Array
+  /** The response's `Last-Modified`, or null when absent or unreadable. */
+  lastModified: Date | null
+}
+
+/** {@link fetchBody} without the response's metadata. */
+export async function fetchBytes(url: string, options: FetchBytesOptions): Promise<Uint8Array> {
+  return (await fetchBody(url, options)).bytes
+}
+
 /**
  * Downloads a whole body with `fetch`: each attempt times out after `timeoutMs` without progress
  * (waiting for headers, or for the next body chunk); network errors, timeouts, dropped bodies
@@ -28,7 +40,7 @@ class AttemptError extends Error {
  *
  * @throws {ProviderError} when it gives up.
  */
-export async function fetchBytes(url: string, options: FetchBytesOptions): Promise<Uint8Array> {
+export async function fetchBody(url: string, options: FetchBytesOptions): Promise<FetchedBody> {
   const { signal } = options
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted()
@@ -53,7 +65,7 @@ export async function fetchBytes(url: string, options: FetchBytesOptions): Promi
   }
 }
 
-async function attemptOnce(url: string, options: FetchBytesOptions): Promise<Uint8Array> {
+async function attemptOnce(url: string, options: FetchBytesOptions): Promise<FetchedBody> {
   const controller = new AbortController()
   const onAbort = () => controller.abort(options.signal?.reason)
   options.signal?.addEventListener('abort', onAbort, { once: true })
@@ -78,7 +90,8 @@ async function attemptOnce(url: string, options: FetchBytesOptions): Promise<Uin
       await response.body?.cancel().catch(() => {})
       throw new AttemptError(`HTTP ${response.status}`, response.status >= 500, response.status)
     }
-    if (!response.body) return new Uint8Array(0)
+    const lastModified = httpDate(response.headers.get('last-modified'))
+    if (!response.body) return { bytes: new Uint8Array(0), lastModified }
     const reader = response.body.getReader()
     const chunks: Uint8Array[] = []
     let length = 0
@@ -107,7 +120,7 @@ async function attemptOnce(url: string, options: FetchBytesOptions): Promise<Uin
       body.set(chunk, offset)
       offset += chunk.length
     }
-    return body
+    return { bytes: body, lastModified }
   } finally {
     clearTimeout(timer)
     options.signal?.removeEventListener('abort', onAbort)
@@ -133,4 +146,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener('abort', abort, { once: true })
   })
+}
+
+/** An HTTP date header as a `Date`, or null when absent or not a date. */
+function httpDate(value: string | null): Date | null {
+  if (!value) return null
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? null : date
 }

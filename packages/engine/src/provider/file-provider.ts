@@ -1,10 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { IpVersion } from '../ip-version.js'
 import { bytesStream } from './bytes-stream.js'
 import { ProviderError } from './provider-error.js'
 import { selectSnapshots } from './select-snapshots.js'
-import type { SnapshotProvider } from './snapshot-provider.js'
+import type { SnapshotDownload, SnapshotProvider, SnapshotRef } from './snapshot-provider.js'
 
 type Folder = { url: URL; names: string[]; serial: 1 | 2 }
 
@@ -44,18 +44,24 @@ export function fileProvider(base: URL, options: { serial2: boolean }): Snapshot
       return selectSnapshots(folders, ipVersion)
     },
     async open(ref, { signal } = {}) {
-      signal?.throwIfAborted()
-      let bytes: Uint8Array
-      try {
-        bytes = await readFile(fileURLToPath(ref.url), { signal })
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason
-        throw new ProviderError(`cannot read ${ref.url}: ${(error as Error).message}`, ref.url, {
-          cause: error,
-        })
-      }
-      return bytesStream(bytes)
+      return (await download(ref, signal)).stream
     },
+    download: (ref, { signal } = {}) => download(ref, signal),
+  }
+}
+
+/** Reads one snapshot file whole, with its mtime. */
+async function download(ref: SnapshotRef, signal?: AbortSignal): Promise<SnapshotDownload> {
+  signal?.throwIfAborted()
+  const path = fileURLToPath(ref.url)
+  try {
+    const [bytes, stats] = await Promise.all([readFile(path, { signal }), stat(path)])
+    return { stream: bytesStream(bytes), lastModified: stats.mtime }
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason
+    throw new ProviderError(`cannot read ${ref.url}: ${(error as Error).message}`, ref.url, {
+      cause: error,
+    })
   }
 }
 

@@ -1,7 +1,7 @@
 import type { IpVersion } from '../ip-version.js'
 import { bytesStream } from './bytes-stream.js'
 import { directoryIndexFileNames } from './directory-index.js'
-import { type FetchBytesOptions, fetchBytes } from './fetch-bytes.js'
+import { type FetchBytesOptions, fetchBody, fetchBytes } from './fetch-bytes.js'
 import { selectSnapshots } from './select-snapshots.js'
 import type { SnapshotProvider } from './snapshot-provider.js'
 
@@ -28,6 +28,10 @@ export function httpProvider(
     },
     async open(ref, { signal } = {}) {
       return bytesStream(await fetchBytes(ref.url, { ...options, signal }))
+    },
+    async download(ref, { signal } = {}) {
+      const { bytes, lastModified } = await fetchBody(ref.url, { ...options, signal })
+      return { stream: bytesStream(bytes), lastModified }
     },
   }
 }

@@ -9,12 +9,25 @@ export interface SnapshotRef extends SnapshotFileInfo {
   url: string
 }
 
+/** One snapshot's bytes and what the provider says of the file. */
+export interface SnapshotDownload {
+  /** The raw (usually bz2) bytes as a web stream. */
+  stream: ReadableStream<Uint8Array>
+  /** The provider's `Last-Modified` (HTTP) or the file's mtime (local folder); null if unknown. */
+  lastModified: Date | null
+}
+
 /** A source of CAIDA snapshots: the CAIDA web site, a mirror, or a local folder. */
 export interface SnapshotProvider {
   /** Snapshots offered for one IP version, oldest first (one per date). */
   list(ipVersion: IpVersion, options?: { signal?: AbortSignal }): Promise<SnapshotRef[]>
   /** The raw (usually bz2) bytes of one snapshot as a web stream. */
   open(ref: SnapshotRef, options?: { signal?: AbortSignal }): Promise<ReadableStream<Uint8Array>>
+  /**
+   * {@link open} plus the file's modification time, for provenance. Optional so that a minimal
+   * provider (a test double, a custom source) needs only `list` and `open`.
+   */
+  download?(ref: SnapshotRef, options?: { signal?: AbortSignal }): Promise<SnapshotDownload>
 }
 
 /** Configuration of {@link createProvider}. */
