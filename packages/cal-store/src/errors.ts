@@ -69,3 +69,19 @@ export class CalValidationError extends CalStoreError {
     this.field = field
   }
 }
+
+/**
+ * An update made with `ifSequence` found the event changed since that read (another write
+ * committed in between): nothing was written; re-read and compute the patch again.
+ */
+export class CalStaleReadError extends CalStoreError {
+  readonly id: number
+  constructor(id: number, expected: number, actual: number) {
+    super(
+      'stale_read',
+      `event ${id} changed since it was read (sequence ${expected}, now ${actual})`,
+    )
+    this.name = 'CalStaleReadError'
+    this.id = id
+  }
+}

@@ -41,10 +41,10 @@ export function createEventRepository(
       return mustGet(id)
     },
     createMany: (inputs) => createEventsInBulk(db, ctx.now(), inputs),
-    async update(id, patch) {
+    async update(id, patch, options) {
       if (validIds([id]).length === 0) throw new CalNotFoundError('event', id)
       const hash = await passwordHashOf(patch.password)
-      await transact(db, (trx) => patchEvent(trx, ctx.now(), id, patch, hash))
+      await transact(db, (trx) => patchEvent(trx, ctx.now(), id, patch, hash, options?.ifSequence))
       return mustGet(id)
     },
     async trash(id) {

@@ -1,7 +1,12 @@
 import type { Insertable } from 'kysely'
 import { allDayBounds } from './all-day.js'
 import { assertDateInRange } from './date-range.js'
-import { CalNotFoundError, CalUnknownReferenceError, CalValidationError } from './errors.js'
+import {
+  CalNotFoundError,
+  CalStaleReadError,
+  CalUnknownReferenceError,
+  CalValidationError,
+} from './errors.js'
 import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
@@ -269,6 +274,7 @@ export async function patchEvent(
   id: number,
   patch: EventPatch,
   passwordHash: string | null | undefined,
+  ifSequence?: number,
 ): Promise<void> {
   rejectNul(patch)
   checkParentId(patch.post_parent)
@@ -281,6 +287,8 @@ export async function patchEvent(
         .executeTakeFirst()
     : undefined
   if (!current) throw new CalNotFoundError('event', id)
+  if (ifSequence !== undefined && current.sequence !== ifSequence)
+    throw new CalStaleReadError(id, ifSequence, current.sequence)
   const changes: Partial<Insertable<EventTable>> = { modified: now }
   if (patch.title !== undefined) changes.title = requireTitle(patch.title)
   if (patch.status !== undefined && patch.status !== null) changes.status = patch.status

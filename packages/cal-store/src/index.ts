@@ -23,6 +23,7 @@ export {
 export {
   CalInTrashError,
   CalNotFoundError,
+  CalStaleReadError,
   CalStoreError,
   CalTermExistsError,
   CalUnknownReferenceError,

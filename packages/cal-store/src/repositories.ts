@@ -19,8 +19,13 @@ export interface EventRepository {
    * in input order. Takes a table lock on events, so concurrent writers wait.
    */
   createMany(inputs: EventInput[]): Promise<number[]>
-  /** Partial update (absent unchanged, `null` clears); returns the updated event. */
-  update(id: number, patch: EventPatch): Promise<CalEvent>
+  /**
+   * Partial update (absent unchanged, `null` clears); returns the updated event. With
+   * `ifSequence`, the update applies only if the event's `sequence` is still that (the patch was
+   * computed from that read, e.g. wall times read in its zone); else `CalStaleReadError` and
+   * nothing is written. The check runs under the row lock, so no write can slip in between.
+   */
+  update(id: number, patch: EventPatch, options?: { ifSequence?: number }): Promise<CalEvent>
   /** Sets status `trash` and returns the event. Already trashed → `CalInTrashError`. */
   trash(id: number): Promise<CalEvent>
   /** The event with this id, in any status (trash included), or `undefined`. */

@@ -155,4 +155,27 @@ describe.skipIf(!postgres)('calendar write races on postgres', () => {
       expect(late.status).toBe(400)
     }
   })
+
+  it('a zone change with a date read in the event zone at once: the result of some serial order', async () => {
+    // Serially, in either order, the event ends in New York with its start at 20:00 there and
+    // its end kept at 21:00 (the zone change keeps wall times; the date is read in the zone the
+    // event has when it applies). Computing the date from a stale read stored 14:00.
+    for (let round = 0; round < ROUNDS * 2; round++) {
+      const id = await event(`Zone ${round}`, {
+        start_date: '2026-06-01 19:00:00',
+        end_date: '2026-06-01 21:00:00',
+        timezone: 'Europe/Amsterdam',
+      })
+      const answers = await Promise.all([
+        write('PATCH', `/events/${id}`, { timezone: 'America/New_York' }),
+        write('PATCH', `/events/${id}`, { start_date: '2026-06-01 20:00:00' }),
+      ])
+      for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200)
+      const after = (await cal.get(`/events/${id}`)).body
+      expect(
+        [after.timezone, after.start_date, after.end_date],
+        `round ${round}: ${JSON.stringify(after)}`,
+      ).toEqual(['America/New_York', '2026-06-01 20:00:00', '2026-06-01 21:00:00'])
+    }
+  })
 })

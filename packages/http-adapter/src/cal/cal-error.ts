@@ -33,6 +33,14 @@ export const archivePageNotFound = (kind: CalKind) =>
     'The requested archive page does not exist',
   )
 
+/** 409 `event-update-conflict`: the event kept changing under an update computed from it. */
+export const updateConflict = () =>
+  new HttpError(
+    409,
+    'event-update-conflict',
+    'The event kept changing while this update was applied; read it again and retry',
+  )
+
 /** 403 `event-password-protected`. */
 export const passwordProtected = () =>
   new HttpError(

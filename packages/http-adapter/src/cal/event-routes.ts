@@ -1,14 +1,20 @@
-import type { CalEvent, EventListFilter } from '@cal/store'
+import { type CalEvent, CalStaleReadError, type EventListFilter } from '@cal/store'
 import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
 import { calCacheKey } from './cache-key.js'
 import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
-import { noLongerAvailable, notAccessible, notFound, passwordProtected } from './cal-error.js'
+import {
+  noLongerAvailable,
+  notAccessible,
+  notFound,
+  passwordProtected,
+  updateConflict,
+} from './cal-error.js'
 import { eventCreateBody, eventUpdateBody } from './event-body.js'
 import { eventListQuery, toEventFilter } from './event-list-query.js'
-import { checkEventBody, toEventInput, toEventPatch } from './event-write.js'
+import { checkEventBody, patchReadsEvent, toEventInput, toEventPatch } from './event-write.js'
 import { wantsCalendar } from './feed-format.js'
 import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
 import { listResponse } from './list-response.js'
@@ -18,6 +24,9 @@ import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses } from './status-query.js'
+
+/** Reads of an event an update may make when other writes keep changing it under the update. */
+const STALE_READ_ATTEMPTS = 5
 
 const byId = z.object({ id: pathId.describe('Event id') })
 const bySlug = z.object({ slug: z.string().min(1).describe('Event slug') })
@@ -85,11 +94,27 @@ export function eventRoutes(ctx: CalContext): Route[] {
   ) => {
     checkEventBody(body, ctx.timezone, ctx.now())
     requireToken(ctx, request)
-    const existing = await find()
-    if (!existing) throw notFound('event', key)
-    const patch = toEventPatch(body, { serviceZone: ctx.timezone, now: ctx.now(), existing })
-    const event = await store.events.update(existing.id, patch)
-    return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, true)))
+    // Dates given without a zone are read in the event's zone, and a zone change keeps the
+    // other wall time: such a patch is only right for the read it was computed from, so the
+    // store applies it only if the event is unchanged (`ifSequence`, checked under the row
+    // lock); a write that slipped in between makes us read and compute again.
+    const readDependent = patchReadsEvent(body)
+    for (let attempt = 1; ; attempt++) {
+      const existing = await find()
+      if (!existing) throw notFound('event', key)
+      const patch = toEventPatch(body, { serviceZone: ctx.timezone, now: ctx.now(), existing })
+      try {
+        const event = await store.events.update(
+          existing.id,
+          patch,
+          readDependent ? { ifSequence: existing.sequence } : undefined,
+        )
+        return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, true)))
+      } catch (error) {
+        if (!(error instanceof CalStaleReadError)) throw error
+        if (attempt >= STALE_READ_ATTEMPTS) throw updateConflict()
+      }
+    }
   }
 
   const remove = async (

@@ -28,6 +28,16 @@ export function checkEventBody(body: EventBody, serviceZone: string, now: Date):
 }
 
 /**
+ * Whether {@link toEventPatch} of this body depends on the event as read: dates given without
+ * the zone are read in the event's zone; a new zone with a date left out keeps that date's wall
+ * time.
+ */
+export function patchReadsEvent(body: EventBody): boolean {
+  const dates = [body.start_date, body.end_date].filter((d) => d !== undefined).length
+  return body.timezone === undefined ? dates > 0 : dates < 2
+}
+
+/**
  * The store patch of an event body. Dates are read in the body's `timezone`, else the event's
  * current zone (updates), else the service zone. Changing only the `timezone` of an existing
  * event keeps its wall-clock times (19:00 stays 19:00 in the new zone).
