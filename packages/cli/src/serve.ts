@@ -8,6 +8,9 @@ import { listenError } from './port-check.js'
 /** How long a shutdown waits for requests still running before it closes the database. */
 export const SHUTDOWN_GRACE_MS = 10_000
 
+/** How long a shutdown lets the last responses flush before it drops every socket. */
+const FLUSH_GRACE_MS = 1_000
+
 /**
  * Serves both APIs on Node until SIGTERM/SIGINT, then stops accepting, lets the requests still
  * running finish (up to {@link SHUTDOWN_GRACE_MS}), stops the scheduler and closes the
@@ -44,7 +47,7 @@ export async function runServer(config: Config): Promise<void> {
     })
     const stop = async (signal: string) => {
       log.info('shutting down', { signal, running: running.size })
-      server.close()
+      const closed = new Promise<void>((r) => server.close(() => r()))
       let timer: NodeJS.Timeout | undefined
       const grace = new Promise<'timeout'>((r) => {
         timer = setTimeout(() => r('timeout'), SHUTDOWN_GRACE_MS)
@@ -53,7 +56,10 @@ export async function runServer(config: Config): Promise<void> {
         log.warn('closing with requests still running', { running: running.size })
       }
       clearTimeout(timer)
-      // Keep-alive sockets with nothing in flight would hold the process open.
+      // A settled handler promise does not mean its response is on the wire yet: give the last
+      // responses a moment to flush (the server closes once every socket has), then drop the
+      // keep-alive sockets that would hold the process open.
+      await Promise.race([closed, new Promise((r) => setTimeout(r, FLUSH_GRACE_MS))])
       ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
       try {
         await app.close()

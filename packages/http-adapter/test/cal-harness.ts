@@ -38,14 +38,14 @@ export interface CalHarness {
 /** Opens a database, migrates the calendar store and builds the handler with a pinned clock. */
 export async function openCal(
   open: () => Promise<Database>,
-  options: { timezone?: string; storeNow?: () => Date } = {},
+  options: { timezone?: string; storeNow?: () => Date; publicUrl?: string | (() => string) } = {},
 ): Promise<CalHarness> {
   const database = await open()
   const store = createCalStore(database, { now: options.storeNow })
   await store.migrate()
   const handler = createHandler({
     cal: { store, tokens: [TOKEN], timezone: options.timezone ?? 'UTC', now: () => NOW },
-    publicUrl: new URL(BASE).origin,
+    publicUrl: options.publicUrl ?? new URL(BASE).origin,
   })
   const call: CalHarness['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers }

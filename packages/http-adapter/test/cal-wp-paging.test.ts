@@ -21,8 +21,12 @@ describe.each(testDatabases())(
     let endpoint: string
     const created: number[] = []
 
+    // Links come from the public URL (never the Host header): the server's own origin here, so
+    // wpapi follows them back to it. Known once it listens.
+    let origin = 'http://127.0.0.1'
+
     beforeAll(async () => {
-      t = await openCal(open)
+      t = await openCal(open, { publicUrl: () => origin })
       for (let i = 0; i < EVENTS; i++) {
         const day = String(1 + (i % 28)).padStart(2, '0')
         const event = await t.store.events.create({
@@ -38,7 +42,8 @@ describe.each(testDatabases())(
         server = serve(
           { fetch: t.handler, port: 0, hostname: '127.0.0.1' },
           (info: AddressInfo) => {
-            endpoint = `http://127.0.0.1:${info.port}/`
+            origin = `http://127.0.0.1:${info.port}`
+            endpoint = `${origin}/`
             resolve()
           },
         )
@@ -98,7 +103,7 @@ describe.each(testDatabases())(
       expect(res.headers.get('X-TEC-Total')).toBe('120')
       expect(res.headers.get('X-CAL-TotalPages')).toBe('3')
       expect(res.headers.get('Link')).toBe(
-        '<http://cal.test/cal/events/v1/events?per_page=50>; rel="prev", <http://cal.test/cal/events/v1/events?per_page=50&page=3>; rel="next"',
+        `<${origin}/cal/events/v1/events?per_page=50>; rel="prev", <${origin}/cal/events/v1/events?per_page=50&page=3>; rel="next"`,
       )
       for (const list of ['venues', 'organizers', 'categories', 'tags']) {
         const r = await t.handler(new Request(`http://cal.test/cal/events/v1/${list}`))
