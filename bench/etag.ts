@@ -12,26 +12,14 @@ import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createHandler } from '@kcore/http-adapter'
 import autocannon from 'autocannon'
-import { openTrendHistory } from './trend-history.js'
+import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const snapshotCount = Number(process.env.BENCH_SNAPSHOTS ?? 460)
 const ASN = Number(process.env.BENCH_ASN ?? 3356)
 
 const { database, store } = await openTrendHistory('kcore_bench_etag', snapshotCount)
-const handler = createHandler({
-  kcore: {
-    store,
-    provider: {
-      list: async () => [],
-      open: async () => {
-        throw new Error('unused')
-      },
-    },
-    version: 'bench',
-    scheduler: { enabled: false, schedule: '0 6 * * *' },
-  },
-})
+const handler = createHandler({ kcore: readOnlyKcoreOptions(store) })
 const path = `/api/trends/${ASN}`
 const sample = await handler(new Request(`http://localhost${path}`))
 const etag = sample.headers.get('etag')

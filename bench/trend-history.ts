@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { openPostgresDatabase } from '@kcore/db'
 import { decomposeSnapshot, parseSnapshotFileName } from '@kcore/engine'
-import { createKcoreStore } from '@kcore/store'
+import { createKcoreStore, type KcoreStore } from '@kcore/store'
 import { sql } from 'kysely'
 import postgres from 'postgres'
 
@@ -73,4 +73,19 @@ export async function openTrendHistory(dbName: string, snapshotCount: number) {
     await sql`vacuum analyze`.execute(database.db)
   }
   return { database, store }
+}
+
+/** kcore API options for a read-only bench over `store`: no provider work, no scheduler. */
+export function readOnlyKcoreOptions(store: KcoreStore) {
+  return {
+    store,
+    provider: {
+      list: async () => [],
+      open: async (): Promise<ReadableStream<Uint8Array>> => {
+        throw new Error('unused')
+      },
+    },
+    version: 'bench',
+    scheduler: { enabled: false, schedule: '0 6 * * *' },
+  }
 }

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createHandler } from '@kcore/http-adapter'
 import autocannon from 'autocannon'
-import { openTrendHistory } from './trend-history.js'
+import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const snapshotCount = Number(process.env.BENCH_SNAPSHOTS ?? 460)
@@ -26,17 +26,7 @@ const ASN = Number(process.env.BENCH_ASN ?? 3356)
 
 const { database, store } = await openTrendHistory('kcore_bench_trends', snapshotCount)
 
-const kcoreOptions = {
-  store,
-  provider: {
-    list: async () => [],
-    open: async () => {
-      throw new Error('unused')
-    },
-  },
-  version: 'bench',
-  scheduler: { enabled: false, schedule: '0 6 * * *' },
-}
+const kcoreOptions = readOnlyKcoreOptions(store)
 const handler = createHandler({ kcore: kcoreOptions })
 // the same handler without its response cache: every request queries PostgreSQL
 const uncached = createHandler({ kcore: { ...kcoreOptions, responseCache: false } })
