@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Two sizes of the same suite (see "Tests" in the README):
@@ -36,5 +37,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default leaves one core to its main process (one worker on a 2-core machine), but
+    // most test files wait on PostgreSQL, child processes or timers: three workers overlap those.
+    maxWorkers: Math.max(3, availableParallelism()),
   },
 })

@@ -8,6 +8,15 @@ import type { Database, LockResult } from './database.js'
 const DATE_OID = 1082
 const INT8_OID = 20
 
+/** Options of {@link openPgliteDatabase}. */
+export interface PgliteOptions {
+  /**
+   * A data directory dumped by PGlite's `dumpDataDir('none')` to start from instead of an empty
+   * cluster: skips `initdb`, the bulk of PGlite's start-up (used by `@kcore/db/testing`).
+   */
+  loadDataDir?: Blob
+}
+
 /**
  * Opens an embedded PGlite database, persisted in `dataDir` or in memory. PGlite has a single
  * connection, so locks are in-process: every handler sharing this object shares its locks.
@@ -16,13 +25,17 @@ const INT8_OID = 20
  *
  * @throws {DataDirLockedError} when another live process has the directory open.
  */
-export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
+export async function openPgliteDatabase(
+  dataDir?: string,
+  options: PgliteOptions = {},
+): Promise<Database> {
   // One process per directory: two PGlite instances on one folder corrupt it for good.
   const releaseDir = dataDir ? await lockDataDir(dataDir) : async () => {}
   let pglite: PGlite
   try {
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       extensions: { pg_trgm },
       parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
     })
