@@ -344,7 +344,51 @@ const calPaths = paths('/cal/events/v1', [
   '/:x',
 ])
 
+/** Every GET operation of an OpenAPI document: its path template and its parameters. */
+async function documentedGets(url: string) {
+  const doc = (await (await handler(new Request(`http://fuzz.test${url}`))).json()) as {
+    paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>
+  }
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    item.get ? [{ path, parameters: item.get.parameters ?? [] }] : [],
+  )
+}
+
+// The sweep's tokens: the names on Object.prototype (a lookup table indexed by client text
+// finds them) and one of each kind of nasty value; at full size, every nasty and boundary date.
+const SWEEP_TOKENS =
+  RUNS >= 10_000
+    ? [...fc.sample(nasty, { numRuns: 1_000 }), ...fc.sample(dateBank, { numRuns: 1_000 })]
+    : ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '', '-1', '1e3', 'a'.repeat(3000)]
+
 describe('fuzzing the handler', () => {
+  it('sweep: every documented GET parameter of both APIs, alone, with every hostile token', async () => {
+    const tokens = [...new Set(SWEEP_TOKENS)]
+    const operations = [
+      ...(await documentedGets('/api/openapi.json')),
+      ...(await documentedGets('/cal/events/v1/doc')),
+    ]
+    expect(operations.length).toBeGreaterThan(20)
+    let requests = 0
+    for (const { path, parameters } of operations) {
+      const fill = (name: string, value: string) =>
+        path.replace(/\{(\w+)\}/g, (_, p: string) =>
+          encodeURIComponent(p === name ? value : p === 'date' ? '1998-01-01' : '1'),
+        )
+      for (const parameter of parameters) {
+        for (const value of tokens) {
+          const url =
+            parameter.in === 'path'
+              ? fill(parameter.name, value)
+              : `${fill('', '')}?${new URLSearchParams([[parameter.name, value]])}`
+          await check(url, 'GET', undefined, undefined, undefined)
+          requests++
+        }
+      }
+    }
+    expect(requests).toBeGreaterThan(100)
+  }, 600_000)
+
   it('date bank: events made of boundary dates never break a list or a trend', async () => {
     const dateQuery = fc
       .array(

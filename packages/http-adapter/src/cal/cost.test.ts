@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { parseAmount, renderCost } from './cost.js'
 
 describe('renderCost', () => {
+  it('never takes a currency code from Object.prototype', () => {
+    for (const symbol of ['constructor', 'toString', '__proto__'])
+      expect(renderCost([`${symbol} 5`]).cost_details.currency_code, symbol).toBe('')
+  })
+
   it('reads a postfix symbol and a decimal comma', () => {
     expect(renderCost(['25,55€'])).toEqual({
       cost: '25.55€',

@@ -15,24 +15,25 @@ export interface RenderedCost {
 
 const NUMBER = /\d[\d.,]*/g
 const FREE = /^free$/i
-const CODES: Record<string, string> = {
-  $: 'USD',
-  US$: 'USD',
-  '€': 'EUR',
-  '£': 'GBP',
-  '¥': 'JPY',
-  '₹': 'INR',
-  '₩': 'KRW',
-  '₽': 'RUB',
-  '₺': 'TRY',
-  '₪': 'ILS',
-  CHF: 'CHF',
-  R$: 'BRL',
-  A$: 'AUD',
-  C$: 'CAD',
-  kr: 'SEK',
-  zł: 'PLN',
-}
+// A Map, not an object literal: a client's cost text must never reach Object.prototype.
+const CODES = new Map([
+  ['$', 'USD'],
+  ['US$', 'USD'],
+  ['€', 'EUR'],
+  ['£', 'GBP'],
+  ['¥', 'JPY'],
+  ['₹', 'INR'],
+  ['₩', 'KRW'],
+  ['₽', 'RUB'],
+  ['₺', 'TRY'],
+  ['₪', 'ILS'],
+  ['CHF', 'CHF'],
+  ['R$', 'BRL'],
+  ['A$', 'AUD'],
+  ['C$', 'CAD'],
+  ['kr', 'SEK'],
+  ['zł', 'PLN'],
+])
 
 /**
  * Reads one amount: `25,55` and `25.55` are both 25.55; when both separators appear the last
@@ -101,7 +102,7 @@ export function renderCost(input: readonly string[] | null | undefined): Rendere
     }
   }
   const values = [...amounts].sort((a, b) => a - b)
-  const code = CODES[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : '')
+  const code = CODES.get(symbol) ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : '')
   const show = (value: number) =>
     value === 0
       ? 'Free'

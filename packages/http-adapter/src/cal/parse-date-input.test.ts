@@ -35,6 +35,11 @@ describe('parseDateInput', () => {
     expect(parseDateInput('next week', 'UTC', now)).toBeUndefined()
   })
 
+  it('refuses the names of Object.prototype properties (no lookup reaches the prototype)', () => {
+    for (const word of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])
+      expect(parseDateInput(word, 'UTC', now), word).toBeUndefined()
+  })
+
   it('reads a Unix timestamp in seconds as an instant', () => {
     const r = parseDateInput('542386800', 'Europe/Amsterdam', now)
     expect(r?.instant.toISOString()).toBe('1987-03-10T15:00:00.000Z')

@@ -26,7 +26,12 @@ export const DATE_INPUT_PATTERN =
 /** A Unix timestamp in seconds, as the original accepts (`is_numeric` and integral). */
 const UNIX_SECONDS = /^-?\d{1,15}$/
 
-const RELATIVE_DAYS: Record<string, number> = { yesterday: -1, today: 0, tomorrow: 1 }
+// A Map, not an object literal: client text must never reach Object.prototype (`__proto__`).
+const RELATIVE_DAYS = new Map([
+  ['yesterday', -1],
+  ['today', 0],
+  ['tomorrow', 1],
+])
 
 /**
  * Parses the date forms the API accepts: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]` (or with `T`),
@@ -40,7 +45,7 @@ export function parseDateInput(text: string, zone: string, now: Date): DateInput
   const trimmed = text.trim()
   const word = trimmed.toLowerCase()
   if (word === 'now') return atInstant(new Date(Math.floor(now.getTime() / 1000) * 1000), zone)
-  const shift = RELATIVE_DAYS[word]
+  const shift = RELATIVE_DAYS.get(word)
   if (shift !== undefined) {
     const wall = { ...addDays(toLocalDateTime(now, zone), shift), hour: 0, minute: 0, second: 0 }
     return { instant: fromLocalDateTime(wall, zone), wall, dateOnly: true }
