@@ -38,15 +38,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Vitest's default leaves one core to its main process (one worker on a 2-core machine), but
-    // most test files wait on PostgreSQL, child processes or timers: three workers overlap those.
-    // minWorkers = maxWorkers: with fewer, tinypool's teardown of a spare worker rejects
-    // ("Terminating worker thread") and fails a green run when isolate is off.
-    maxWorkers: WORKERS,
-    minWorkers: WORKERS,
+    // The default run: Vitest's default leaves one core to its main process (one worker on a
+    // 2-core machine), but most test files wait on PostgreSQL, child processes or timers: three
+    // workers overlap those. minWorkers = maxWorkers: with fewer, tinypool's teardown of a spare
+    // worker rejects ("Terminating worker thread") and fails a green run when isolate is off.
     // Test files share their worker's module cache (no file mocks modules or globals): imports
-    // and PGlite's WebAssembly are loaded once per worker, not once per file (collect time
-    // 100 s → 18 s for the default suite).
-    isolate: false,
+    // and PGlite's WebAssembly load once per worker, not once per file (collect 100 s → 18 s).
+    // `pnpm test:all` keeps Vitest's defaults (isolated files, one worker here): its process and
+    // timing suites measure what a lone process sees.
+    ...(all ? {} : { maxWorkers: WORKERS, minWorkers: WORKERS, isolate: false }),
   },
 })

@@ -24,6 +24,7 @@ export type {
   DateRange,
   Distribution,
   KcoreStore,
+  KcoreStoreOptions,
   Movers,
   MoversOptions,
   NewProvenance,
@@ -34,6 +35,7 @@ export type {
   ShellRow,
   SnapshotInfo,
   TrendPoint,
+  TrendView,
   VersionSummary,
 } from './kcore-store-types.js'
 export { KcoreMigrationError } from './migrate.js'

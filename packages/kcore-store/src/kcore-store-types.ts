@@ -84,6 +84,26 @@ export interface DateRange {
   end?: string
 }
 
+/** Answer of {@link KcoreStore.trendView}. */
+export interface TrendView {
+  /** Earliest and latest stored date of the version, or null when none is stored. */
+  dateRange: { earliest: string; latest: string } | null
+  /** Points per requested ASN (every requested ASN has an entry), oldest first. */
+  trends: Map<number, TrendPoint[]>
+  /** The requested ASNs that appear in at least one stored snapshot of the version. */
+  known: Set<number>
+}
+
+/** Options of {@link createKcoreStore}. */
+export interface KcoreStoreOptions {
+  /**
+   * Answer trend reads from a compact in-memory copy of every shell index (~1 byte per AS and
+   * snapshot), rebuilt in the background when the stored revision moves. Default true; false
+   * answers every read with SQL.
+   */
+  trendReadModel?: boolean
+}
+
 /**
  * Typed access to stored k-core snapshots. Create it with {@link createKcoreStore}; call
  * {@link KcoreStore.migrate} once before anything else.
@@ -108,6 +128,13 @@ export interface KcoreStore {
     asns: number[],
     range?: DateRange,
   ): Promise<Map<number, TrendPoint[]>>
+  /**
+   * What a trend answer needs, read at one revision: the version's stored date range, the
+   * trends (as {@link KcoreStore.trends}) and which of `asns` any snapshot of the version has.
+   * From the in-memory read model when it is at the stored revision (one primary-key read),
+   * else three queries.
+   */
+  trendView(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
   /** The subset of `asns` that appears in at least one stored snapshot of the version. */
   knownAsns(ipVersion: IpVersion, asns: number[]): Promise<Set<number>>
   /** Earliest and latest stored date of the version, or null when none is stored. */

@@ -1,7 +1,8 @@
 import type { Database } from '@kcore/db'
+import type { IpVersion } from '@kcore/engine'
 import type { Kysely } from 'kysely'
 import { ingestSnapshot } from './ingest-snapshot.js'
-import type { KcoreStore } from './kcore-store-types.js'
+import type { DateRange, KcoreStore, KcoreStoreOptions, TrendView } from './kcore-store-types.js'
 import { migrateKcoreStore } from './migrate.js'
 import { queryAsnOverview } from './query-asn-overview.js'
 import { queryCore } from './query-core.js'
@@ -19,6 +20,8 @@ import { querySnapshotCount, querySummary } from './query-summary.js'
 import { queryTrends } from './query-trends.js'
 import { queryRevision } from './revision.js'
 import type { KcoreSchema } from './schema.js'
+import { createTrendReadModel } from './trend-read-model.js'
+import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
  * A {@link KcoreStore} on an open database (PostgreSQL or PGlite, same code path).
@@ -29,15 +32,74 @@ import type { KcoreSchema } from './schema.js'
  * await store.migrate()
  * const trends = await store.trends('ipv4', [3356, 174], { start: '2010-01-01' })
  */
-export function createKcoreStore(database: Database): KcoreStore {
+export function createKcoreStore(database: Database, options: KcoreStoreOptions = {}): KcoreStore {
   const db = database.db as Kysely<KcoreSchema>
+  const model = options.trendReadModel === false ? undefined : createTrendReadModel(db)
+
+  /**
+   * Answers from the read model when it is at the stored revision, else with `sql` while the
+   * model advances a step beside it.
+   */
+  async function read<T>(
+    ipVersion: IpVersion,
+    asns: number[],
+    range: DateRange | undefined,
+    fromView: (view: TrendView) => T,
+    fromSql: () => Promise<T>,
+  ): Promise<T> {
+    assertIpVersion(ipVersion)
+    assertAsns(asns)
+    assertDateRange(range)
+    if (!model) return fromSql()
+    const view = model.view(await queryRevision(db), ipVersion, asns, range)
+    if (view) return fromView(view)
+    const [answer] = await Promise.all([fromSql(), model.advance()])
+    return answer
+  }
+
   return {
     database,
     migrate: () => migrateKcoreStore(db),
     ingest: (snapshot) => ingestSnapshot(db, snapshot),
-    trends: (ipVersion, asns, range) => queryTrends(db, ipVersion, asns, range),
-    knownAsns: (ipVersion, asns) => queryKnownAsns(db, ipVersion, asns),
-    dateRange: (ipVersion) => queryDateRange(db, ipVersion),
+    trends: (ipVersion, asns, range) =>
+      read(
+        ipVersion,
+        asns,
+        range,
+        (view) => view.trends,
+        () => queryTrends(db, ipVersion, asns, range),
+      ),
+    trendView: (ipVersion, asns, range) =>
+      read(
+        ipVersion,
+        asns,
+        range,
+        (view) => view,
+        async () => {
+          const [dateRange, trends, known] = await Promise.all([
+            queryDateRange(db, ipVersion),
+            queryTrends(db, ipVersion, asns, range),
+            queryKnownAsns(db, ipVersion, asns),
+          ])
+          return { dateRange, trends, known }
+        },
+      ),
+    knownAsns: (ipVersion, asns) =>
+      read(
+        ipVersion,
+        asns,
+        undefined,
+        (view) => view.known,
+        () => queryKnownAsns(db, ipVersion, asns),
+      ),
+    dateRange: (ipVersion) =>
+      read(
+        ipVersion,
+        [],
+        undefined,
+        (view) => view.dateRange,
+        () => queryDateRange(db, ipVersion),
+      ),
     summary: () => querySummary(db),
     snapshots: (ipVersion) => querySnapshots(db, ipVersion),
     storedDates: (ipVersion) => queryStoredDates(db, ipVersion),

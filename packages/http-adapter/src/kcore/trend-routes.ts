@@ -1,5 +1,5 @@
 import type { IpVersion } from '@kcore/engine'
-import type { KcoreStore } from '@kcore/store'
+import type { TrendView } from '@kcore/store'
 import { HttpError } from '../http-error.js'
 import { JSON_CONTENT_TYPE } from '../json-response.js'
 import { type Route, route } from '../route.js'
@@ -16,10 +16,9 @@ interface RangeAsked {
  * The range a trend answer reports: each bound as requested, else the earliest/latest stored
  * snapshot of the version (null when none is stored). A default never inverts the range: when
  * it would fall on the wrong side of the given bound it takes that bound's value (the points
- * are unchanged, none is stored there). Only asks the database when a bound is missing.
+ * are unchanged, none is stored there).
  */
-async function usedRange(store: KcoreStore, ipVersion: IpVersion, asked: RangeAsked) {
-  const stored = asked.start_date && asked.end_date ? undefined : await store.dateRange(ipVersion)
+function usedRange(stored: TrendView['dateRange'], asked: RangeAsked) {
   const start = asked.start_date ?? stored?.earliest ?? null
   const end = asked.end_date ?? stored?.latest ?? null
   if (start !== null && end !== null && start > end) {
@@ -74,12 +73,11 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         const version = query.ip_version
         const key = singleKey(asn, query)
         return cachedJson(ctx, key, async () => {
-          const [dateRange, trends] = await Promise.all([
-            usedRange(store, version, query),
-            store.trends(version, [asn], rangeOf(query)),
-          ])
-          const points = trends.get(asn) ?? []
-          if (points.length === 0 && !(await store.knownAsns(version, [asn])).has(asn)) {
+          // One read of the stored revision when the store's read model is current.
+          const view = await store.trendView(version, [asn], rangeOf(query))
+          const dateRange = usedRange(view.dateRange, query)
+          const points = view.trends.get(asn) ?? []
+          if (points.length === 0 && !view.known.has(asn)) {
             throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
           }
           return { asn, ip_version: version, date_range: dateRange, trend_data: points }
@@ -100,10 +98,9 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         const version = body.ip_version
         const key = `n|${version}|${body.asns.join(',')}|${body.start_date ?? ''}|${body.end_date ?? ''}`
         return cachedJson(ctx, key, async () => {
-          const [dateRange, trends] = await Promise.all([
-            usedRange(store, version, body),
-            store.trends(version, body.asns, rangeOf(body)),
-          ])
+          const view = await store.trendView(version, body.asns, rangeOf(body))
+          const dateRange = usedRange(view.dateRange, body)
+          const trends = view.trends
           const trendData: Record<string, unknown> = {}
           for (const asn of body.asns) trendData[String(asn)] = trends.get(asn) ?? []
           return {

@@ -1,0 +1,187 @@
+import type { IpVersion } from '@kcore/engine'
+import { type Kysely, sql } from 'kysely'
+import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
+import { type KcoreSchema, shellTable } from './schema.js'
+
+/**
+ * The shell indices of one stored snapshot, in memory. `shells[slot]` is the shell index + 1 of
+ * the AS in that slot of the model's ASN dictionary (0: absent from the snapshot; slots past
+ * the end are absent too). One byte per AS unless a shell index reaches 255.
+ */
+interface SnapshotColumn {
+  ipVersion: IpVersion
+  date: string
+  maxShell: number
+  shells: Uint8Array | Uint16Array
+}
+
+/** A stored snapshot as listed: `stamp` (its `ingested_at`) changes with every (re-)ingest. */
+interface ListedSnapshot {
+  ip_version: IpVersion
+  date: string
+  max_shell_index: number
+  stamp: string
+}
+
+const STAMP = sql`extract(epoch from n.ingested_at)::text`
+
+/**
+ * Snapshots loaded per transaction while catching up (each is one index-only range scan). Small,
+ * because PGlite has one connection: a batch holds up every other query while it loads.
+ */
+const BATCH = 4
+
+/**
+ * A compact in-memory copy of every stored shell index, for trend reads that never touch the
+ * shell tables: one byte per AS and snapshot in a dense column per snapshot (460 monthly
+ * snapshots of ~80k ASes: ~40 MB), indexed through one ASN → slot dictionary.
+ *
+ * It answers only for the revision it was built at, so it is right across processes: the
+ * caller reads the stored revision first and falls back to SQL while the model is behind,
+ * advancing it a few snapshots per read. It loads only snapshots it does not hold yet: a
+ * snapshot is identified by its version, date and `ingested_at`, which every (re-)ingest sets,
+ * so a column never changes once loaded.
+ */
+export function createTrendReadModel(db: Kysely<KcoreSchema>) {
+  const slots = new Map<number, number>()
+  const asnOfSlot: number[] = []
+  /** Loaded columns by snapshot key, kept across revisions. */
+  const columns = new Map<string, SnapshotColumn>()
+  /** The columns of each version in date order, valid at `revision`. */
+  let ready: { revision: string; byVersion: Map<IpVersion, SnapshotColumn[]> } | undefined
+
+  function slotOf(asn: number): number {
+    let slot = slots.get(asn)
+    if (slot === undefined) {
+      slot = asnOfSlot.length
+      slots.set(asn, slot)
+      asnOfSlot.push(asn)
+    }
+    return slot
+  }
+
+  /**
+   * One snapshot's column, or undefined when the snapshot is no longer the one listed (deleted
+   * or re-ingested since): the snapshot row is re-checked in the same statement.
+   */
+  async function loadColumn(row: ListedSnapshot): Promise<SnapshotColumn | undefined> {
+    const { rows } = await sql<{ asn: number | null; shell_index: number | null }>`
+      select s.asn, s.shell_index from kcore_snapshot n
+      left join ${sql.table(shellTable(row.ip_version))} s on s.date = n.date
+      where n.ip_version = ${row.ip_version} and n.date = ${row.date}::date
+        and ${STAMP} = ${row.stamp}`.execute(db)
+    if (rows.length === 0) return undefined
+    let wide = false
+    const pairs: [number, number][] = []
+    for (const r of rows) {
+      if (r.asn === null || r.shell_index === null) continue
+      pairs.push([slotOf(Number(r.asn)), r.shell_index + 1])
+      if (r.shell_index >= 254) wide = true
+    }
+    const shells = wide ? new Uint16Array(asnOfSlot.length) : new Uint8Array(asnOfSlot.length)
+    for (const [slot, value] of pairs) shells[slot] = value
+    return { ipVersion: row.ip_version, date: row.date, maxShell: row.max_shell_index, shells }
+  }
+
+  /**
+   * One step of catching up: the revision and the snapshot list (one statement, so they agree),
+   * then up to BATCH missing columns. True when the model is at that revision. No transaction
+   * spans the step: a column is immutable for its snapshot's stamp, and closing the database
+   * never waits on a model.
+   */
+  async function step(): Promise<boolean> {
+    const { rows } = await sql<ListedSnapshot & { revision: string }>`
+      select r.revision::text as revision, n.ip_version, n.date, n.max_shell_index,
+        ${STAMP} as stamp
+      from kcore_revision r left join kcore_snapshot n on true
+      order by n.ip_version, n.date`.execute(db)
+    const revision = rows[0]?.revision
+    if (revision === undefined) return true
+    const listed = rows.filter((r) => r.date !== null)
+    const keyOf = (r: ListedSnapshot) => `${r.ip_version}|${r.date}|${r.stamp}`
+    const wanted = new Set(listed.map(keyOf))
+    for (const key of columns.keys()) if (!wanted.has(key)) columns.delete(key)
+    const missing = listed.filter((r) => !columns.has(keyOf(r)))
+    for (const row of missing.slice(0, BATCH)) {
+      const column = await loadColumn(row)
+      // Changed since listed: the next step lists again.
+      if (!column) return false
+      columns.set(keyOf(row), column)
+    }
+    if (missing.length > BATCH) return false
+    const byVersion = new Map<IpVersion, SnapshotColumn[]>()
+    for (const row of listed) {
+      const list = byVersion.get(row.ip_version) ?? []
+      list.push(columns.get(keyOf(row))!)
+      byVersion.set(row.ip_version, list)
+    }
+    ready = { revision, byVersion }
+    return true
+  }
+
+  let stepping: Promise<void> | undefined
+
+  /**
+   * Runs one catch-up step unless one is under way (then resolves at once). The caller awaits
+   * it beside its SQL answer, so the model advances with the reads and no work is left running
+   * when the last read returns (closing the database never races a model). Errors only delay
+   * the model: the SQL path answers meanwhile.
+   */
+  function advance(): Promise<void> {
+    if (stepping) return Promise.resolve()
+    stepping = step()
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => {
+        stepping = undefined
+      })
+    return stepping
+  }
+
+  return {
+    /**
+     * The view at `revision` from memory, or undefined when the model is not at that revision
+     * (answer from SQL and call {@link advance}).
+     */
+    view(
+      revision: string,
+      ipVersion: IpVersion,
+      asns: number[],
+      range?: DateRange,
+    ): TrendView | undefined {
+      if (ready?.revision !== revision) return undefined
+      const list = ready.byVersion.get(ipVersion) ?? []
+      const trends = new Map<number, TrendPoint[]>()
+      const known = new Set<number>()
+      for (const asn of asns) {
+        if (trends.has(asn)) continue
+        const points: TrendPoint[] = []
+        trends.set(asn, points)
+        const slot = slots.get(asn)
+        if (slot === undefined) continue
+        for (const column of list) {
+          const value = column.shells[slot] ?? 0
+          if (value === 0) continue
+          known.add(asn)
+          if (range?.start !== undefined && column.date < range.start) continue
+          if (range?.end !== undefined && column.date > range.end) continue
+          const shell = value - 1
+          points.push({
+            date: column.date,
+            shell_index: shell,
+            max_shell_index: column.maxShell,
+            normalized_shell_index: column.maxShell > 0 ? shell / column.maxShell : 0,
+          })
+        }
+      }
+      const dateRange = list.length ? { earliest: list[0]!.date, latest: list.at(-1)!.date } : null
+      return { dateRange, trends, known }
+    },
+    advance,
+  }
+}
+
+/** The model {@link createTrendReadModel} returns. */
+export type TrendReadModel = ReturnType<typeof createTrendReadModel>

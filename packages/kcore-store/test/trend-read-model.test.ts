@@ -1,0 +1,118 @@
+import { testDatabases } from '@kcore/db/testing'
+import type { IpVersion } from '@kcore/engine'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createKcoreStore, type KcoreStore, type TrendView } from '../src/index.js'
+import { createTrendReadModel } from '../src/trend-read-model.js'
+import { clearKcoreTables, decomposition, secondConnection } from './helpers.js'
+
+// The in-memory read model must answer exactly what SQL answers, at every revision: random
+// ingests and re-ingests of both versions (shell indices up to 300, past one byte), queries
+// with absent, repeated and extreme ASNs and ranges at and past the stored edges.
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000) >= 10_000 ? 60 : 15
+const DATES = ['1998-01-01', '1998-02-01', '2004-02-29', '2020-12-31', '9999-12-31']
+const ASNS = [0, 1, 2, 3, 701, 3356, 65535, 4294967295]
+
+const snapshot = fc.record({
+  ipVersion: fc.constantFrom<IpVersion>('ipv4', 'ipv6'),
+  date: fc.constantFrom(...DATES),
+  shells: fc.uniqueArray(
+    fc.tuple(fc.constantFrom(...ASNS), fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(300))),
+    { minLength: 1, maxLength: ASNS.length, selector: ([asn]) => asn },
+  ),
+})
+const bound = fc.option(fc.constantFrom('0001-01-01', '1998-01-01', '2004-02-29', '9999-12-31'), {
+  nil: undefined,
+})
+const query = fc.record({
+  ipVersion: fc.constantFrom<IpVersion>('ipv4', 'ipv6'),
+  asns: fc.array(fc.constantFrom(...ASNS, 12345), { maxLength: 4 }),
+  start: bound,
+  end: bound,
+})
+
+/** The model's view at the stored revision, advancing it until it is there. */
+async function modelView(
+  store: KcoreStore,
+  model: ReturnType<typeof createTrendReadModel>,
+  q: { ipVersion: IpVersion; asns: number[]; start?: string | undefined; end?: string | undefined },
+): Promise<TrendView> {
+  for (let i = 0; i < 100; i++) {
+    const view = model.view(await store.revision(), q.ipVersion, q.asns, q)
+    if (view) return view
+    await model.advance()
+  }
+  throw new Error('the model never reached the stored revision')
+}
+
+describe.each(testDatabases())('trend read model on $name', ({ open }) => {
+  it('answers every query exactly as SQL, after any ingests and re-ingests', async () => {
+    const database = await open()
+    const sqlStore = createKcoreStore(database, { trendReadModel: false })
+    await sqlStore.migrate()
+    const model = createTrendReadModel(database.db as never)
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(snapshot, { minLength: 1, maxLength: 6 }),
+          fc.array(query, { minLength: 1, maxLength: 5 }),
+          async (snapshots, queries) => {
+            await clearKcoreTables(database)
+            for (const s of snapshots) {
+              await sqlStore.ingest({
+                ipVersion: s.ipVersion,
+                date: s.date,
+                decomposition: decomposition(s.shells),
+                linkCount: s.shells.length,
+              })
+              for (const q of queries) {
+                const range = { start: q.start, end: q.end }
+                if (q.start && q.end && q.start > q.end) continue
+                expect(await modelView(sqlStore, model, q)).toEqual(
+                  await sqlStore.trendView(q.ipVersion, q.asns, range),
+                )
+              }
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      )
+    } finally {
+      await database.close()
+    }
+  }, 300_000)
+
+  it("sees another connection's ingest on the next read (the revision, not time)", async () => {
+    const database = await open()
+    const reader = createKcoreStore(database)
+    await reader.migrate()
+    const other = await secondConnection(database)
+    const writer = createKcoreStore(other, { trendReadModel: false })
+    try {
+      const ingest = (date: string, shell: number) =>
+        writer.ingest({
+          ipVersion: 'ipv4',
+          date,
+          decomposition: decomposition([
+            [701, shell],
+            [3356, 1],
+          ]),
+          linkCount: 1,
+        })
+      await ingest('2001-01-01', 1)
+      // Enough reads for the model to catch up and answer from memory.
+      for (let i = 0; i < 5; i++) await reader.trends('ipv4', [701])
+      await ingest('2001-01-01', 2)
+      await ingest('2002-01-01', 3)
+      const points = (await reader.trends('ipv4', [701])).get(701)!
+      expect(points.map((p) => [p.date, p.shell_index])).toEqual([
+        ['2001-01-01', 2],
+        ['2002-01-01', 3],
+      ])
+    } finally {
+      await other.close()
+      await database.close()
+    }
+  })
+})
