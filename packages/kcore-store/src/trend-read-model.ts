@@ -65,21 +65,26 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
    * or re-ingested since): the snapshot row is re-checked in the same statement.
    */
   async function loadColumn(row: ListedSnapshot): Promise<SnapshotColumn | undefined> {
-    const { rows } = await sql<{ asn: number | null; shell_index: number | null }>`
-      select s.asn, s.shell_index from kcore_snapshot n
+    // One text row per snapshot ("asn shell asn shell ..."): a single message to parse instead
+    // of one per AS, several times faster through either driver.
+    const { rows } = await sql<{ pairs: string | null }>`
+      select string_agg(s.asn::text || ' ' || s.shell_index::text, ' ') as pairs
+      from kcore_snapshot n
       left join ${sql.table(shellTable(row.ip_version))} s on s.date = n.date
       where n.ip_version = ${row.ip_version} and n.date = ${row.date}::date
-        and ${STAMP} = ${row.stamp}`.execute(db)
+        and ${STAMP} = ${row.stamp}
+      group by n.date`.execute(db)
     if (rows.length === 0) return undefined
+    const numbers = rows[0]!.pairs ? rows[0]!.pairs.split(' ') : []
     let wide = false
-    const pairs: [number, number][] = []
-    for (const r of rows) {
-      if (r.asn === null || r.shell_index === null) continue
-      pairs.push([slotOf(Number(r.asn)), r.shell_index + 1])
-      if (r.shell_index >= 254) wide = true
+    const pairs: number[] = []
+    for (let i = 0; i < numbers.length; i += 2) {
+      const shell = Number(numbers[i + 1])
+      pairs.push(slotOf(Number(numbers[i])), shell + 1)
+      if (shell >= 254) wide = true
     }
     const shells = wide ? new Uint16Array(asnOfSlot.length) : new Uint8Array(asnOfSlot.length)
-    for (const [slot, value] of pairs) shells[slot] = value
+    for (let i = 0; i < pairs.length; i += 2) shells[pairs[i]!] = pairs[i + 1]!
     return { ipVersion: row.ip_version, date: row.date, maxShell: row.max_shell_index, shells }
   }
 
