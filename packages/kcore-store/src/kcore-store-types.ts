@@ -98,8 +98,8 @@ export interface TrendView {
 export interface KcoreStoreOptions {
   /**
    * Answer trend reads from a compact in-memory copy of every shell index (~1 byte per AS and
-   * snapshot), rebuilt in the background when the stored revision moves. Default true; false
-   * answers every read with SQL.
+   * snapshot), which reads bring up to the stored revision while SQL answers them. Default true;
+   * false answers every read with SQL.
    */
   trendReadModel?: boolean
 }

@@ -9,7 +9,6 @@ import { type KcoreSchema, shellTable } from './schema.js'
  * the end are absent too). One byte per AS unless a shell index reaches 255.
  */
 interface SnapshotColumn {
-  ipVersion: IpVersion
   date: string
   maxShell: number
   shells: Uint8Array | Uint16Array
@@ -26,8 +25,8 @@ interface ListedSnapshot {
 const STAMP = sql`extract(epoch from n.ingested_at)::text`
 
 /**
- * Snapshots loaded per transaction while catching up (each is one index-only range scan). Small,
- * because PGlite has one connection: a batch holds up every other query while it loads.
+ * Snapshots loaded per catch-up step (one statement each). Small, because PGlite has one
+ * connection: a step holds up every other query while it loads.
  */
 const BATCH = 4
 
@@ -44,7 +43,6 @@ const BATCH = 4
  */
 export function createTrendReadModel(db: Kysely<KcoreSchema>) {
   const slots = new Map<number, number>()
-  const asnOfSlot: number[] = []
   /** Loaded columns by snapshot key, kept across revisions. */
   const columns = new Map<string, SnapshotColumn>()
   /** The columns of each version in date order, valid at `revision`. */
@@ -53,9 +51,8 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
   function slotOf(asn: number): number {
     let slot = slots.get(asn)
     if (slot === undefined) {
-      slot = asnOfSlot.length
+      slot = slots.size
       slots.set(asn, slot)
-      asnOfSlot.push(asn)
     }
     return slot
   }
@@ -81,11 +78,11 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
     for (let i = 0; i < numbers.length; i += 2) {
       const shell = Number(numbers[i + 1])
       pairs.push(slotOf(Number(numbers[i])), shell + 1)
-      if (shell >= 254) wide = true
+      if (shell + 1 > 0xff) wide = true
     }
-    const shells = wide ? new Uint16Array(asnOfSlot.length) : new Uint8Array(asnOfSlot.length)
+    const shells = wide ? new Uint16Array(slots.size) : new Uint8Array(slots.size)
     for (let i = 0; i < pairs.length; i += 2) shells[pairs[i]!] = pairs[i + 1]!
-    return { ipVersion: row.ip_version, date: row.date, maxShell: row.max_shell_index, shells }
+    return { date: row.date, maxShell: row.max_shell_index, shells }
   }
 
   /**
