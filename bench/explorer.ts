@@ -1,5 +1,5 @@
 // The trend explorer in Debian's Chromium (playwright-core) against a server seeded with
-// examples/data on in-memory PGlite (the browser tests' setup): the bundle's size and the time
+// packages/service/data on in-memory PGlite (the browser tests' setup): the bundle's size and the time
 // from navigation start to the first chart drawn, with a cold cache (cleared before every load)
 // and a warm one, for the empty view and for three ASNs.
 //

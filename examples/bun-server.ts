@@ -1,6 +1,6 @@
 // Bun: the same handler, served by Bun.serve.
 // Run: bun examples/bun-server.ts
-import { createApp, loadConfig } from '@kcore/cli'
+import { createApp, loadConfig } from '@kcore/service'
 
 const config = loadConfig(process.env)
 // A start failure (e.g. the data directory is owned by another process) is one line, with the

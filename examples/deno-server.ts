@@ -1,6 +1,6 @@
 // Deno: the same handler, served by Deno.serve.
 // Run: deno run -A examples/deno-server.ts
-import { createApp, loadConfig } from '@kcore/cli'
+import { createApp, loadConfig } from '@kcore/service'
 
 const config = loadConfig(Deno.env.toObject())
 // A start failure (e.g. the data directory is owned by another process) is one line, with the

@@ -1,8 +1,8 @@
 // Node: the handler behind node:http through @hono/node-server's fetch adapter.
 // Run: node --import tsx examples/node-server.ts   (configuration from the environment; see README)
 import { serve } from '@hono/node-server'
-import { createApp, loadConfig } from '@kcore/cli'
 import { answerClientErrorsAsJson } from '@kcore/http-adapter/node'
+import { createApp, loadConfig } from '@kcore/service'
 
 const config = loadConfig(process.env)
 // A start failure (e.g. the data directory is owned by another process) is one line, with the

@@ -2,11 +2,12 @@
 // k_max and the size of its innermost core; then the ten biggest risers of the latest year.
 //   npx tsx --conditions=source examples/research-script.ts
 // With DATABASE_URL (PostgreSQL) or KCORE_DATA_DIR (PGlite on disk) it reads that database as
-// it is; otherwise it loads the sample files of examples/data/ into an in-memory PGlite first.
+// it is; otherwise it loads the sample files shipped with @kcore/service into an in-memory
+// PGlite first.
 import { readdir } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { openDatabase } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
+import { SAMPLE_DATA_DIR } from '@kcore/service'
 import { createKcoreStore, ingestFile } from '@kcore/store'
 
 const url = process.env.DATABASE_URL
@@ -16,7 +17,7 @@ try {
   const store = createKcoreStore(database)
   await store.migrate()
   if (!url && !dataDir) {
-    const data = fileURLToPath(new URL('./data/', import.meta.url))
+    const data = SAMPLE_DATA_DIR // ends with a slash
     for (const file of (await readdir(data)).filter((f) => f.endsWith('.bz2')).sort())
       await ingestFile(store, data + file)
   }

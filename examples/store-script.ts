@@ -1,11 +1,11 @@
 // Scripting against the k-core store: an in-memory PGlite database, three sample CAIDA
-// snapshots from examples/data/, and the shell-index trend of a few well-known networks.
+// snapshots shipped with @kcore/service, and the shell-index trend of a few well-known networks.
 //   npx tsx --conditions=source examples/store-script.ts
-import { fileURLToPath } from 'node:url'
 import { openDatabase } from '@kcore/db'
+import { SAMPLE_DATA_DIR } from '@kcore/service'
 import { createKcoreStore, ingestFile } from '@kcore/store'
 
-const data = fileURLToPath(new URL('./data/', import.meta.url))
+const data = SAMPLE_DATA_DIR // ends with a slash
 const database = await openDatabase({}) // no url, no dataDir: PGlite in memory
 try {
   const store = createKcoreStore(database)

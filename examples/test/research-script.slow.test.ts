@@ -6,7 +6,7 @@ import { decomposeSnapshot, parseSnapshotFileName } from '@kcore/engine'
 import { describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const data = fileURLToPath(new URL('../data/', import.meta.url))
+const data = fileURLToPath(new URL('../../packages/service/data/', import.meta.url))
 const tsx = `${root}node_modules/tsx/dist/cli.mjs`
 
 // examples/research-script.ts is documentation researchers copy from: it has to keep running,

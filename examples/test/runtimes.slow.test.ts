@@ -14,7 +14,9 @@ const examples = fileURLToPath(new URL('..', import.meta.url))
 // The runtimes' own binaries, as the README shows: the node_modules/.bin shims put a shell
 // (bun) or a Node wrapper (deno) between the PID and the server and do not forward SIGTERM.
 const modules = (...path: string[]) => join(examples, 'node_modules', ...path)
-const sample = fileURLToPath(new URL('../data/19980101.as-rel.txt.bz2', import.meta.url))
+const sample = fileURLToPath(
+  new URL('../../packages/service/data/19980101.as-rel.txt.bz2', import.meta.url),
+)
 
 const runtimes = [
   { name: 'node', command: process.execPath, args: ['--import', 'tsx', 'node-server.ts'] },

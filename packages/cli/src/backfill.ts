@@ -1,8 +1,8 @@
 import { createProvider, type IpVersion } from '@kcore/engine'
+import type { Config } from '@kcore/service'
+import { openStores } from '@kcore/service'
 import { type SyncProgress, syncFromProvider } from '@kcore/store'
 import cliProgress from 'cli-progress'
-import { openStores } from './app.js'
-import type { Config } from './config.js'
 
 /** Where backfill progress goes: a bar on a terminal, one plain line per snapshot otherwise. */
 export interface ProgressOutput {

@@ -2,11 +2,11 @@ import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import type { IpVersion } from '@kcore/engine'
 import { shellListStream } from '@kcore/http-adapter'
+import type { Config } from '@kcore/service'
+import { openStores } from '@kcore/service'
 import type { KcoreStore, ShellPage } from '@kcore/store'
 import cliProgress from 'cli-progress'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import { openStores } from './app.js'
-import type { Config } from './config.js'
 
 /** What `kcore export` needs from the program that registers it. */
 export interface ExportCommandDeps {

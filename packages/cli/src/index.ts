@@ -1,4 +1,9 @@
-export { type App, createApp, openStores } from './app.js'
-export { type Config, ConfigError, type ConfigFlags, ENV_NAMES, loadConfig } from './config.js'
-export { createLogger, type Logger } from './logger.js'
-export { DEFAULT_SEED_DIR, seedEmptyStores } from './seed.js'
+/**
+ * `@kcore/cli`: the `kcore` command. The service it runs is `@kcore/service` (hosts import that);
+ * this package adds the command line and the Node server with its graceful shutdown.
+ *
+ * @packageDocumentation
+ */
+
+export { type CliIo, main } from './program.js'
+export { runServer, SHUTDOWN_GRACE_MS } from './serve.js'

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net'
-import { ConfigError } from './config.js'
+import { ConfigError } from '@kcore/service'
 
 /**
  * Fails with a one-line {@link ConfigError} when `host:port` cannot be listened on (in use, not

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ConfigError, loadConfig } from '@kcore/service'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.js'
 import { runServer } from './serve.js'
 
 describe('runServer', () => {

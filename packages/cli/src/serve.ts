@@ -1,8 +1,6 @@
 import { serve } from '@hono/node-server'
 import { answerClientErrorsAsJson } from '@kcore/http-adapter/node'
-import { createApp } from './app.js'
-import type { Config } from './config.js'
-import { createLogger } from './logger.js'
+import { type Config, createApp, createLogger } from '@kcore/service'
 import { listenError } from './port-check.js'
 
 /** How long a shutdown waits for requests still running before it closes the database. */

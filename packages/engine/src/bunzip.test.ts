@@ -7,7 +7,7 @@ import { parseAsRel } from './parse-as-rel.js'
 // 18 KB of bz2, about 100 KB of text: a corrupt block's garbage reaches the parser before the
 // block's CRC is checked.
 const real = new Uint8Array(
-  await readFile(new URL('../../../examples/data/19980101.as-rel.txt.bz2', import.meta.url)),
+  await readFile(new URL('../../service/data/19980101.as-rel.txt.bz2', import.meta.url)),
 )
 
 async function parseError(bytes: Uint8Array): Promise<AsRelParseError> {

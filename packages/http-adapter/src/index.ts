@@ -12,8 +12,6 @@ export { JSON_CONTENT_TYPE, jsonResponse } from './json-response.js'
 export {
   createKcoreApi,
   type KcoreApiOptions,
-  KcoreConfigError,
-  parseCronSchedule,
   type ResponseCacheSettings,
   SHELL_CONTENT_TYPES,
   type ShellFormat,

@@ -10,7 +10,7 @@ import { createHandler } from '../src/index.js'
 import { emptyProvider } from './kcore-helpers.js'
 
 /** The sample snapshots every newcomer's `kcore serve` starts with (6 IPv4, 1 IPv6). */
-export const SAMPLE_DIR = fileURLToPath(new URL('../../../examples/data/', import.meta.url))
+export const SAMPLE_DIR = fileURLToPath(new URL('../../service/data/', import.meta.url))
 
 /** A real HTTP server on 127.0.0.1, port 0, over in-memory PGlite seeded with the samples (unless `seed: false`). */
 export interface SeededServer {

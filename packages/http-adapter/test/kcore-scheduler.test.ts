@@ -1,11 +1,11 @@
 import type { Database } from '@kcore/db'
 import { openPostgresDatabase } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { createKcoreStore, type KcoreStore } from '@kcore/store'
+import { createKcoreStore, KcoreConfigError, type KcoreStore } from '@kcore/store'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createHandler } from '../src/index.js'
-import { createKcoreApi, KcoreConfigError } from '../src/kcore/index.js'
+import { createKcoreApi } from '../src/kcore/index.js'
 import {
   caidaFile,
   caller,

@@ -47,3 +47,14 @@ export class InvalidQueryError extends KcoreStoreError {
     this.field = field
   }
 }
+
+/**
+ * A setting the store's services cannot run with, e.g. a scheduler cron expression that is not
+ * five fields croner can parse. Thrown at creation, before anything runs.
+ */
+export class KcoreConfigError extends KcoreStoreError {
+  constructor(message: string) {
+    super('invalid_config', message)
+    this.name = 'KcoreConfigError'
+  }
+}

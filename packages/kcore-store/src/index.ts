@@ -6,9 +6,11 @@
  */
 
 export { CALENDAR_DATE_PATTERN, isCalendarDate } from './calendar-date.js'
+export { parseCronSchedule } from './cron-schedule.js'
 export {
   AsnNotFoundError,
   InvalidQueryError,
+  KcoreConfigError,
   KcoreStoreError,
   SnapshotNotFoundError,
 } from './errors.js'
@@ -50,3 +52,17 @@ export {
 } from './snapshot-plausibility.js'
 export type { SyncOptions, SyncProgress, VersionSyncResult } from './sync-from-provider.js'
 export { REFRESH_LOCK, syncFromProvider } from './sync-from-provider.js'
+export {
+  createSyncRunner,
+  DEFAULT_REFRESH_DEADLINE_MS,
+  type SyncResults,
+  type SyncRunner,
+} from './sync-runner.js'
+export {
+  createScheduler,
+  DEFAULT_SCHEDULER,
+  type Scheduler,
+  type SchedulerDeps,
+  type SchedulerOptions,
+  type SchedulerStatus,
+} from './update-scheduler.js'

@@ -17,7 +17,7 @@ export const MALFORMED_FIXTURE = fileURLToPath(
 )
 
 /** The repository's `examples/data/` (small real CAIDA files, in the repo). */
-export const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/data/', import.meta.url))
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../service/data/', import.meta.url))
 
 /** The shared folder of real CAIDA files (`../shared/data/caida/` next to the repository). */
 export const CAIDA_DIR = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))

@@ -1,19 +1,5 @@
 import type { SnapshotProvider } from '@kcore/engine'
-import type { KcoreStore } from '@kcore/store'
-
-/** When the automatic update check runs. */
-export interface KcoreSchedulerOptions {
-  /** False: no automatic checks (`POST /api/scheduler/update` still works). */
-  enabled: boolean
-  /** Five-field cron expression, evaluated in UTC (e.g. `0 6 * * *`). */
-  schedule: string
-}
-
-/** How long a refresh may run when {@link KcoreApiOptions.refreshDeadlineMs} is omitted (spec). */
-export const DEFAULT_REFRESH_DEADLINE_MS = 600_000
-
-/** The scheduler configuration used when {@link KcoreApiOptions.scheduler} is omitted. */
-export const DEFAULT_SCHEDULER: KcoreSchedulerOptions = { enabled: true, schedule: '0 6 * * *' }
+import type { KcoreStore, SchedulerOptions } from '@kcore/store'
 
 /** Options of {@link createKcoreApi}. Nothing here is read from the environment. */
 export interface KcoreApiOptions {
@@ -28,11 +14,15 @@ export interface KcoreApiOptions {
    * `Authorization: Bearer <adminToken>`; reads stay public.
    */
   adminToken?: string
-  /** Default `{ enabled: true, schedule: '0 6 * * *' }`. */
-  scheduler?: KcoreSchedulerOptions
+  /**
+   * The update scheduler (`@kcore/store`'s `createScheduler`), run in this process; default
+   * `DEFAULT_SCHEDULER` (`{ enabled: true, schedule: '0 6 * * *' }`). Processes sharing one
+   * PostgreSQL database may all run it: the refresh lock lets one check run at a time.
+   */
+  scheduler?: SchedulerOptions
   /**
    * Milliseconds a refresh or scheduled check may run (spec `KCORE_REFRESH_DEADLINE_MS`,
-   * default 600 000); past it the versions not finished answer `processed: false` with the
+   * default `DEFAULT_REFRESH_DEADLINE_MS`, 600 000); past it the versions not finished answer `processed: false` with the
    * dates stored before it.
    */
   refreshDeadlineMs?: number

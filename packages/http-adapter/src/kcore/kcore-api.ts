@@ -1,20 +1,15 @@
+import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/store'
 import type { Api, Route } from '../route.js'
 import { createAdminAuth } from './admin-auth.js'
 import { adminRoute } from './admin-route.js'
 import { kcoreInvalidInput } from './invalid-input.js'
-import {
-  DEFAULT_REFRESH_DEADLINE_MS,
-  DEFAULT_SCHEDULER,
-  type KcoreApiOptions,
-} from './kcore-api-options.js'
+import type { KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
 import { openApiRoute } from './openapi-route.js'
 import { refreshRoutes } from './refresh-routes.js'
 import { researchRoutes } from './research-routes.js'
 import { createResponseCache } from './response-cache.js'
-import { createScheduler } from './scheduler.js'
 import { statusRoutes } from './status-routes.js'
-import { createSyncRunner } from './sync-runner.js'
 import { trendRoutes } from './trend-routes.js'
 
 const GUARDED = new Set(['POST /refresh', 'POST /scheduler/update'])
@@ -42,7 +37,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     options.store,
     options.provider,
     () => cache?.clear(),
-    options.refreshDeadlineMs ?? DEFAULT_REFRESH_DEADLINE_MS,
+    options.refreshDeadlineMs,
   )
   const scheduler = createScheduler(options.scheduler ?? DEFAULT_SCHEDULER, {
     runner,

@@ -1,8 +1,6 @@
-import type { KcoreStore } from '@kcore/store'
+import type { KcoreStore, Scheduler, SyncRunner } from '@kcore/store'
 import type { AdminAuth } from './admin-auth.js'
 import type { ResponseCache } from './response-cache.js'
-import type { Scheduler } from './scheduler.js'
-import type { SyncRunner } from './sync-runner.js'
 
 /** What the k-core routes share. */
 export interface KcoreContext {

@@ -1,5 +1,5 @@
 import type { IpVersion } from '@kcore/engine'
-import { RefreshInProgressError } from '@kcore/store'
+import { RefreshInProgressError, type SyncResults } from '@kcore/store'
 import { HttpError } from '../http-error.js'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
@@ -13,7 +13,6 @@ import {
   updateSchema,
 } from './response-schemas.js'
 import { mapResults, toRefreshResult, toUpdateResult } from './sync-result-mapping.js'
-import type { SyncResults } from './sync-runner.js'
 
 const BOTH: IpVersion[] = ['ipv4', 'ipv6']
 

@@ -1,6 +1,5 @@
 import type { IpVersion } from '@kcore/engine'
-import type { VersionSyncResult } from '@kcore/store'
-import type { SyncResults } from './sync-runner.js'
+import type { SyncResults, VersionSyncResult } from '@kcore/store'
 
 /** One version of a `POST /api/refresh` answer. */
 export interface RefreshVersionResult {

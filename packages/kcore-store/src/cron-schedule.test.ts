@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseCronSchedule } from './cron-schedule.js'
-import { KcoreConfigError } from './kcore-config-error.js'
+import { KcoreConfigError } from './errors.js'
 
 describe('parseCronSchedule', () => {
   it.each(['0 6 * * *', ' */15 * * * 1-5 ', '0 0 1 * *', '30 2 * jan,jul sun'])(

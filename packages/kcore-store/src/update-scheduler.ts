@@ -1,10 +1,20 @@
-import { RefreshInProgressError } from '@kcore/store'
 import { Cron } from 'croner'
 import { parseCronSchedule } from './cron-schedule.js'
-import type { KcoreSchedulerOptions } from './kcore-api-options.js'
+import { RefreshInProgressError } from './refresh-in-progress-error.js'
 import type { SyncResults, SyncRunner } from './sync-runner.js'
 
-/** The scheduler as `GET /api/scheduler/status` reports it. */
+/** When the automatic update check runs. */
+export interface SchedulerOptions {
+  /** False: no automatic checks (a manual {@link Scheduler.tick} still works). */
+  enabled: boolean
+  /** Five-field cron expression, evaluated in UTC (e.g. `0 6 * * *`). */
+  schedule: string
+}
+
+/** The schedule used when none is given: enabled, daily at 06:00 UTC (spec). */
+export const DEFAULT_SCHEDULER: SchedulerOptions = { enabled: true, schedule: '0 6 * * *' }
+
+/** The scheduler's state (what `GET /api/scheduler/status` reports). */
 export interface SchedulerStatus {
   running: boolean
   enabled: boolean
@@ -30,13 +40,14 @@ export interface SchedulerDeps {
 }
 
 /**
- * A croner job (UTC) whose ticks sync both IP versions through the shared runner. A tick that
- * finds a check running (here or in another process: the refresh lock) skips quietly; failures
- * (provider errors included) go to `onError`.
+ * A croner job (UTC, timer unref'd) whose ticks sync both IP versions through the shared
+ * runner, in the process that creates it. Every serving process may run one: a tick that finds
+ * a check running (here or in another process: the refresh lock) skips quietly, so each
+ * snapshot is still fetched once. Failures (provider errors included) go to `onError`.
  *
  * @throws {KcoreConfigError} for an invalid cron expression, enabled or not.
  */
-export function createScheduler(options: KcoreSchedulerOptions, deps: SchedulerDeps): Scheduler {
+export function createScheduler(options: SchedulerOptions, deps: SchedulerDeps): Scheduler {
   const schedule = parseCronSchedule(options.schedule)
   let closed = false
 

@@ -1,4 +1,7 @@
-import { parseCronSchedule, parsePublicUrl } from '@kcore/http-adapter'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '@kcore/db'
+import { DEFAULT_PROVIDER_URL } from '@kcore/engine'
+import { parsePublicUrl } from '@kcore/http-adapter'
+import { DEFAULT_REFRESH_DEADLINE_MS, DEFAULT_SCHEDULER, parseCronSchedule } from '@kcore/store'
 import { z } from 'zod'
 
 const BOOL_WORDS = ['true', 'false', '1', '0', 'yes', 'no'] as const
@@ -21,7 +24,10 @@ const validZone = (zone: string) => {
 
 const PORT_RULE = 'must be a whole number from 0 to 65535'
 
-/** Every setting, with its environment variable, flag name and default. */
+/**
+ * Every setting and its default. The defaults of the library packages are theirs (imported, never
+ * restated); the ones below without an import belong to the service alone.
+ */
 const schema = z.object({
   port: z
     .union([z.number(), z.string().regex(/^\d{1,5}$/, PORT_RULE)], { error: PORT_RULE })
@@ -40,7 +46,7 @@ const schema = z.object({
       (v) => /^(https?|file):\/\//.test(v) && URL.canParse(v),
       'must be an http(s):// or file:// URL',
     )
-    .default('https://publicdata.caida.org/datasets/as-relationships/'),
+    .default(DEFAULT_PROVIDER_URL),
   // The scheduler's own parser, so a bad cron stops the command before the database opens.
   schedule: z
     .string()
@@ -52,8 +58,8 @@ const schema = z.object({
         return z.NEVER
       }
     })
-    .default('0 6 * * *'),
-  schedulerEnabled: bool.default(true),
+    .default(DEFAULT_SCHEDULER.schedule),
+  schedulerEnabled: bool.default(DEFAULT_SCHEDULER.enabled),
   seed: bool.default(true),
   seedDir: z.string().min(1).optional(),
   adminToken: z.string().min(1).optional(),
@@ -73,8 +79,18 @@ const schema = z.object({
     .optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Milliseconds, at most what a timer can wait (2^31 - 1).
-  dbConnectTimeoutMs: z.coerce.number().int().min(1).max(2_147_483_647).default(10_000),
-  refreshDeadlineMs: z.coerce.number().int().min(1).max(2_147_483_647).default(600_000),
+  dbConnectTimeoutMs: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .default(DEFAULT_CONNECT_TIMEOUT_MS),
+  refreshDeadlineMs: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .default(DEFAULT_REFRESH_DEADLINE_MS),
 })
 
 /** Validated configuration of the `kcore` command and of {@link createApp}. */

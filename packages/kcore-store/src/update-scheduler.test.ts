@@ -1,8 +1,9 @@
-import { RefreshInProgressError, type VersionSyncResult } from '@kcore/store'
 import { describe, expect, it } from 'vitest'
-import { KcoreConfigError } from './kcore-config-error.js'
-import { createScheduler } from './scheduler.js'
+import { KcoreConfigError } from './errors.js'
+import { RefreshInProgressError } from './refresh-in-progress-error.js'
+import type { VersionSyncResult } from './sync-from-provider.js'
 import type { SyncResults, SyncRunner } from './sync-runner.js'
+import { createScheduler } from './update-scheduler.js'
 
 const ok = (added: string[] = []): VersionSyncResult => ({
   checked: true,

@@ -1,10 +1,10 @@
 import type { IpVersion, SnapshotProvider } from '@kcore/engine'
-import {
-  type KcoreStore,
-  RefreshInProgressError,
-  syncFromProvider,
-  type VersionSyncResult,
-} from '@kcore/store'
+import type { KcoreStore } from './kcore-store-types.js'
+import { RefreshInProgressError } from './refresh-in-progress-error.js'
+import { syncFromProvider, type VersionSyncResult } from './sync-from-provider.js'
+
+/** How long a refresh or scheduled check may run when no deadline is given (spec, 10 min). */
+export const DEFAULT_REFRESH_DEADLINE_MS = 600_000
 
 /** Results of one sync, per IP version asked. */
 export type SyncResults = Partial<Record<IpVersion, VersionSyncResult>>
@@ -25,13 +25,13 @@ export interface SyncRunner {
 
 /**
  * A {@link SyncRunner} over one store and provider; `onSettled` runs after every sync, and
- * each sync gives up after `deadlineMs` when given.
+ * each sync gives up after `deadlineMs` (default {@link DEFAULT_REFRESH_DEADLINE_MS}).
  */
 export function createSyncRunner(
   store: KcoreStore,
   provider: SnapshotProvider,
   onSettled: () => void = () => {},
-  deadlineMs?: number,
+  deadlineMs = DEFAULT_REFRESH_DEADLINE_MS,
 ): SyncRunner {
   let current: Promise<SyncResults> | undefined
   return {

@@ -1,5 +1,5 @@
 import { Cron } from 'croner'
-import { KcoreConfigError } from './kcore-config-error.js'
+import { KcoreConfigError } from './errors.js'
 
 /**
  * Checks a five-field cron expression (minute hour day-of-month month day-of-week, UTC) and

@@ -6,8 +6,8 @@ import { parseSnapshotFileName } from '@kcore/engine'
 import { ingestFile, type KcoreStore } from '@kcore/store'
 import type { Logger } from './logger.js'
 
-/** The sample CAIDA snapshots shipped in the repository's `examples/data/`. */
-export const DEFAULT_SEED_DIR = fileURLToPath(new URL('../../../examples/data/', import.meta.url))
+/** The sample CAIDA snapshots shipped with this package (`data/`, see its README). */
+export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/', import.meta.url))
 
 /**
  * First start on an empty embedded database: ingests the sample snapshots and the demo
@@ -18,7 +18,7 @@ export async function seedEmptyStores(
   stores: { kcore: KcoreStore; cal: CalStore },
   options: { seedDir?: string; now: Date; log: Logger },
 ): Promise<void> {
-  const dir = options.seedDir ?? DEFAULT_SEED_DIR
+  const dir = options.seedDir ?? SAMPLE_DATA_DIR
   if ((await stores.kcore.snapshotCount()) === 0) {
     const files = (await readdir(dir).catch(() => [] as string[]))
       .filter((name) => parseSnapshotFileName(name))
