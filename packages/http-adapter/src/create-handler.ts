@@ -64,17 +64,9 @@ export function createHandler(options: HandlerOptions): Handler {
     options.explorer === false
       ? undefined
       : createExplorer(options.explorer === true ? {} : options.explorer)
+  const exposeHeaders = [...new Set(apis.flatMap((api) => api.exposeHeaders ?? []))].join(', ')
   const corsPair = options.corsOrigins?.length
-    ? cors({
-        origin: options.corsOrigins,
-        exposeHeaders: [
-          'X-CAL-Total',
-          'X-CAL-TotalPages',
-          'X-TEC-Total',
-          'X-TEC-TotalPages',
-          'Location',
-        ],
-      })
+    ? cors({ origin: options.corsOrigins, exposeHeaders })
     : undefined
 
   async function route(request: Request): Promise<Response> {
@@ -106,7 +98,13 @@ export function createHandler(options: HandlerOptions): Handler {
     // HEAD runs the GET and drops its body here, so every header (Content-Length too) is the GET's.
     const request = isHead ? new Request(atOrigin, { method: 'GET' }) : atOrigin
     let response = corsPair?.preflight(request) ?? conditional(request, await route(request))
-    if (corsPair) response = corsPair.corsify(response, request)
+    if (corsPair) {
+      response = corsPair.corsify(response, request)
+      // The Fetch standard reads Expose-Headers on the actual response (itty-router's cors puts
+      // it on the preflight only), so an allowed origin's script can read the list totals.
+      if (exposeHeaders && response.headers.has('access-control-allow-origin'))
+        response.headers.set('access-control-expose-headers', exposeHeaders)
+    }
     response = await withLength(response)
     response.headers.set('x-content-type-options', 'nosniff')
     if (isHead) response = new Response(null, response)

@@ -1,4 +1,9 @@
-export { type CalApiOptions, createCalApi } from './cal/index.js'
+export {
+  CAL_BASE,
+  CAL_EXPOSED_HEADERS,
+  type CalApiOptions,
+  createCalApi,
+} from './cal/index.js'
 export { ifNoneMatchHits } from './conditional-get.js'
 export {
   createHandler,
@@ -11,6 +16,7 @@ export { type ErrorDetail, HttpError, type HttpErrorOptions } from './http-error
 export { JSON_CONTENT_TYPE, jsonResponse } from './json-response.js'
 export {
   createKcoreApi,
+  KCORE_BASE,
   type KcoreApiOptions,
   type ResponseCacheSettings,
   SHELL_CONTENT_TYPES,

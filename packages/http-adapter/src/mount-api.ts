@@ -59,6 +59,7 @@ export function mountApi(api: Api, onError?: (error: unknown) => void): ApiFetch
 }
 
 async function runRoute(api: Api, r: Route, request: Request & { params: Record<string, string> }) {
+  r.authorize?.(request)
   const url = new URL(request.url)
   const params = validate(api, 'params', r.params, decodeParams(request.params))
   const query = validate(api, 'query', r.query, queryObject(url))

@@ -44,6 +44,12 @@ export interface Route<P = any, Q = any, B = any> {
    * `Cache-Control` (and `Vary`) on the 200. See {@link CacheKey}.
    */
   cacheKey?(input: NoInfer<RouteInput<P, Q, B>>): CacheKey | Promise<CacheKey>
+  /**
+   * The route's access rule, run before any input is read or validated, so a refused caller
+   * learns nothing about the input rules (401 before 400/415). Throws to refuse. Routes whose
+   * API checks access after validation (the calendar, as WordPress does) check in `handle`.
+   */
+  authorize?(request: Request): void
   handle(input: RouteInput<P, Q, B>): Response | Promise<Response>
 }
 
@@ -82,6 +88,8 @@ export interface Api {
   version: string
   errorStyle: ErrorStyle
   routes: Route[]
+  /** Response headers a cross-origin client may read (CORS `Access-Control-Expose-Headers`). */
+  exposeHeaders?: readonly string[]
   /** Turns validation issues into the API's own 400 error. */
   invalidInput(part: InputPart, issues: InputIssue[]): HttpError
   /** Releases what the API holds (e.g. stops its scheduler). */

@@ -7,7 +7,7 @@ import {
   organizerRecord,
   termRecord,
   venueRecord,
-} from '../src/cal/record-schemas.js'
+} from '../src/cal/response-schemas.js'
 import { type CalHarness, NOW, openCal } from './cal-harness.js'
 
 // The demo calendar the CLI seeds on first start must read cleanly through every route.

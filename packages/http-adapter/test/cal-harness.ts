@@ -1,6 +1,6 @@
 import { type CalStore, createCalStore } from '@cal/store'
 import type { Database } from '@kcore/db'
-import { errorEnvelope } from '../src/cal/record-schemas.js'
+import { errorEnvelope } from '../src/cal/response-schemas.js'
 import { createHandler, type Handler } from '../src/index.js'
 
 /** The one write token the suites configure. */

@@ -1,7 +1,7 @@
 import { isValidTimeZone } from '@cal/store'
 import { z } from 'zod'
 import { isDateInput } from './parse-date-input.js'
-import { bodyBoolean, idParam, MAX_ID } from './query-schemas.js'
+import { bodyBoolean, idParam, MAX_ID } from './request-schemas.js'
 
 /** A positive integer id, as a JSON number or a numeric string. */
 export const bodyId = z.union([z.number().int().min(1).max(MAX_ID), idParam])

@@ -1,5 +1,23 @@
 import type { CalStore } from '@cal/store'
 
+/** Where the calendar API is mounted. */
+export const CAL_BASE = '/cal/events/v1'
+
+/** The namespace as WordPress clients name it. */
+export const CAL_NAMESPACE = CAL_BASE.slice(1)
+
+/**
+ * Headers of list answers a browser client may read across origins (with `Location` of a
+ * create): the totals, under both the calendar's and The Events Calendar's names.
+ */
+export const CAL_EXPOSED_HEADERS = [
+  'X-CAL-Total',
+  'X-CAL-TotalPages',
+  'X-TEC-Total',
+  'X-TEC-TotalPages',
+  'Location',
+]
+
 /** Options of {@link createCalApi}. Nothing here is read from the environment. */
 export interface CalApiOptions {
   /** The calendar store (migrated). */

@@ -1,13 +1,12 @@
 import { isValidTimeZone } from '@cal/store'
 import type { Api, Route } from '../route.js'
-import type { CalApiOptions } from './cal-api-options.js'
+import { CAL_BASE, CAL_EXPOSED_HEADERS, type CalApiOptions } from './cal-api-options.js'
 import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
 import { discoveryRoutes_ } from './discovery-routes.js'
 import { eventRoutes } from './event-routes.js'
 import { calInvalidInput } from './invalid-input.js'
 import { organizerRoutes } from './organizer-routes.js'
-import { CAL_BASE } from './render-context.js'
 import { toHttpError } from './store-error.js'
 import { termRoutes } from './term-routes.js'
 import { createTokenAuth } from './token-auth.js'
@@ -45,6 +44,7 @@ export function createCalApi(options: CalApiOptions): Api {
     title: 'Calendar events API',
     version: '1.0.0',
     errorStyle: 'wordpress',
+    exposeHeaders: CAL_EXPOSED_HEADERS,
     invalidInput: calInvalidInput,
     routes: [],
   }

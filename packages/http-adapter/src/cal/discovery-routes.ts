@@ -4,8 +4,8 @@ import { HttpError } from '../http-error.js'
 import { jsonResponse } from '../json-response.js'
 import { openApiDocument } from '../openapi.js'
 import { type Api, type Route, route } from '../route.js'
+import { CAL_BASE, CAL_NAMESPACE } from './cal-api-options.js'
 import { discoveryRoutes } from './discovery.js'
-import { CAL_BASE, CAL_NAMESPACE } from './render-context.js'
 
 const indexQuery = z.object({
   namespace: z.string().optional().describe(`The namespace to describe (only ${CAL_NAMESPACE})`),

@@ -12,7 +12,7 @@ import {
   writableStatus,
 } from './body-fields.js'
 import { organizerCreateBody } from './organizer-body.js'
-import { MAX_ID } from './query-schemas.js'
+import { MAX_ID } from './request-schemas.js'
 import { venueCreateBody } from './venue-body.js'
 
 const organizerRef = z.union([bodyId, organizerCreateBody])

@@ -7,7 +7,7 @@ import {
   toOrganizerInput,
   toOrganizerPatch,
 } from './organizer-body.js'
-import { organizerRecord } from './record-schemas.js'
+import { organizerRecord } from './response-schemas.js'
 import { renderOrganizer } from './render-organizer.js'
 
 /** The organizer routes. */

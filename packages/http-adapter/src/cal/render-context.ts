@@ -1,3 +1,5 @@
+import { CAL_BASE } from './cal-api-options.js'
+
 /** What renderers need from the request and the configuration. */
 export interface RenderContext {
   /** `https://host` of the request. */
@@ -11,12 +13,6 @@ export interface RenderContext {
   /** The caller holds a valid token (sees password-protected text in lists). */
   privileged: boolean
 }
-
-/** The calendar API's path under the origin. */
-export const CAL_BASE = '/cal/events/v1'
-
-/** The namespace as WordPress clients name it. */
-export const CAL_NAMESPACE = 'cal/events/v1'
 
 /** A render context for one request. */
 export function renderContext(url: URL, timezone: string, privileged: boolean): RenderContext {

@@ -1,4 +1,4 @@
-import { stringList } from './query-schemas.js'
+import { stringList } from './request-schemas.js'
 
 /** `_fields` (WordPress): the fields each record keeps, for lists and reads. */
 export const fieldsQuery = {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { optionalText, slugText } from './body-fields.js'
-import { MAX_ID } from './query-schemas.js'
+import { MAX_ID } from './request-schemas.js'
 
 /** Body of `POST /categories` and `POST /tags`. */
 export const termCreateBody = z.object({

@@ -16,8 +16,8 @@ import {
   queryBoolean,
   storableId,
   stringList,
-} from './query-schemas.js'
-import { errorResponses, listEnvelope, termRecord } from './record-schemas.js'
+} from './request-schemas.js'
+import { errorResponses, listEnvelope, termRecord } from './response-schemas.js'
 import { renderTerm } from './render-term.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { termCreateBody, termUpdateBody } from './term-body.js'

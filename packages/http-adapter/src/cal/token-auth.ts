@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createBearerTokens } from '../bearer-tokens.js'
 
 /** Who is calling: anonymous, or the holder of a configured token. */
 export type Caller =
@@ -12,34 +12,19 @@ export interface TokenAuth {
   readonly salt: string
 }
 
-const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest()
-
 /**
- * Keeps only SHA-256 hashes of the tokens; a presented token is hashed and compared with every
- * stored hash in constant time (no early exit), so neither timing nor logs reveal tokens.
- * Empty tokens in the configuration are ignored; with none configured nobody authenticates.
+ * The calendar's policy over the shared bearer rule: holders of any configured token write;
+ * with none configured nobody authenticates (every write is 401).
  */
 export function createTokenAuth(tokens: readonly string[]): TokenAuth {
-  const hashes = tokens.filter((t) => t.trim() !== '').map((t) => digest(t.trim()))
-  const salt = createHash('sha256')
-    .update(
-      hashes
-        .map((h) => h.toString('hex'))
-        .sort()
-        .join(','),
-    )
-    .digest('hex')
+  const bearer = createBearerTokens(tokens)
   return {
-    salt,
+    salt: bearer.salt,
     identify(request) {
-      const header = request.headers.get('authorization')
-      const match = header ? /^Bearer[ \t]+(.*)$/i.exec(header.trim()) : null
-      const presented = match?.[1]?.trim() ?? ''
-      if (!presented) return { authenticated: false, reason: 'missing' }
-      const hash = digest(presented)
-      let found = false
-      for (const stored of hashes) found = timingSafeEqual(stored, hash) || found
-      return found ? { authenticated: true } : { authenticated: false, reason: 'invalid' }
+      const outcome = bearer.check(request)
+      return outcome === 'valid'
+        ? { authenticated: true }
+        : { authenticated: false, reason: outcome }
     },
   }
 }

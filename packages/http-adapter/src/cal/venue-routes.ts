@@ -1,7 +1,7 @@
 import type { Route } from '../route.js'
 import type { CalContext } from './cal-context.js'
 import { linkedRoutes } from './linked-routes.js'
-import { venueRecord } from './record-schemas.js'
+import { venueRecord } from './response-schemas.js'
 import { renderVenue } from './render-venue.js'
 import { toVenueInput, toVenuePatch, venueCreateBody, venueUpdateBody } from './venue-body.js'
 

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createBearerTokens } from '../bearer-tokens.js'
 import { HttpError } from '../http-error.js'
 
 /** Guards the mutating endpoints. */
@@ -9,28 +9,21 @@ export interface AdminAuth {
   assert(request: Request): void
 }
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
-
 /**
- * `Authorization: Bearer <token>` against the configured admin token. Both sides are hashed
- * to fixed-length digests and compared with `timingSafeEqual`, so the comparison time does not
- * depend on where they differ. No token configured (undefined or blank): everybody passes.
+ * The k-core API's policy over the shared bearer rule: with an admin token configured, the
+ * mutating endpoints need it; with none (undefined or blank), everybody passes.
  */
 export function createAdminAuth(token: string | undefined): AdminAuth {
-  const expected = token?.trim() ? digest(token.trim()) : undefined
+  const bearer = createBearerTokens(token === undefined ? [] : [token])
   return {
-    required: expected !== undefined,
+    required: bearer.configured,
     assert(request) {
-      if (!expected) return
-      const header = request.headers.get('authorization') ?? ''
-      const match = /^Bearer[ \t]+(\S.*)$/i.exec(header.trim())
-      const presented = match?.[1]?.trim()
-      if (!presented) {
+      if (!bearer.configured) return
+      const outcome = bearer.check(request)
+      if (outcome === 'missing') {
         throw unauthorized('This endpoint requires `Authorization: Bearer <token>`')
       }
-      if (!timingSafeEqual(digest(presented), expected)) {
-        throw unauthorized('The bearer token is not valid')
-      }
+      if (outcome === 'invalid') throw unauthorized('The bearer token is not valid')
     },
   }
 }

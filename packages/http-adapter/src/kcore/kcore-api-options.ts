@@ -1,6 +1,9 @@
 import type { SnapshotProvider } from '@kcore/engine'
 import type { KcoreStore, SchedulerOptions } from '@kcore/store'
 
+/** Where the k-core API is mounted. */
+export const KCORE_BASE = '/api'
+
 /** Options of {@link createKcoreApi}. Nothing here is read from the environment. */
 export interface KcoreApiOptions {
   /** A migrated k-core store (the caller owns its database). */

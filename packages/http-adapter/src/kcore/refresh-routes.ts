@@ -3,9 +3,8 @@ import { RefreshInProgressError, type SyncResults } from '@kcore/store'
 import { HttpError } from '../http-error.js'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
-import { adminRoute } from './admin-route.js'
 import type { KcoreContext } from './kcore-context.js'
-import { refreshBody } from './request-schemas.js'
+import { ignoredBody, refreshBody } from './request-schemas.js'
 import {
   errorSchema,
   refreshSchema,
@@ -40,8 +39,8 @@ const authResponses = {
 }
 
 /**
- * The documented (unguarded) refresh and scheduler routes; {@link adminRoute} guards the two
- * mutating ones when mounted.
+ * The refresh and scheduler routes; the two that change data are the admin's (`authorize`
+ * checks the admin token, when one is configured, before the body is read).
  */
 export function refreshRoutes(ctx: KcoreContext): Route[] {
   return [
@@ -53,6 +52,7 @@ export function refreshRoutes(ctx: KcoreContext): Route[] {
         'Body `{ip_versions}` optional (an empty body means both). A provider failure is still ' +
         'HTTP 200 with `processed: false` and an `error`.',
       body: refreshBody,
+      authorize: (request) => ctx.auth.assert(request),
       responses: {
         200: { description: 'Per IP version asked', schema: refreshSchema },
         400: { description: 'Bad body', schema: errorSchema },
@@ -77,6 +77,8 @@ export function refreshRoutes(ctx: KcoreContext): Route[] {
       summary: 'Run an update check of both IP versions now',
       description:
         'No body needed (an empty body with a JSON content type is fine; any body is ignored).',
+      body: ignoredBody,
+      authorize: (request) => ctx.auth.assert(request),
       responses: {
         200: { description: 'The check ran', schema: updateSchema },
         ...authResponses,

@@ -113,3 +113,9 @@ export const refreshBody = z
     { error: 'the body must be a JSON object' },
   )
   .optional()
+
+/** A body that is read (so a non-JSON one is 415) and ignored; an empty body is fine. */
+export const ignoredBody = z
+  .unknown()
+  .transform(() => undefined)
+  .describe('Ignored; may be empty')

@@ -1,9 +1,8 @@
 import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/store'
 import type { Api, Route } from '../route.js'
 import { createAdminAuth } from './admin-auth.js'
-import { adminRoute } from './admin-route.js'
 import { kcoreInvalidInput } from './invalid-input.js'
-import type { KcoreApiOptions } from './kcore-api-options.js'
+import { KCORE_BASE, type KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
 import { openApiRoute } from './openapi-route.js'
 import { refreshRoutes } from './refresh-routes.js'
@@ -11,8 +10,6 @@ import { researchRoutes } from './research-routes.js'
 import { createResponseCache } from './response-cache.js'
 import { statusRoutes } from './status-routes.js'
 import { trendRoutes } from './trend-routes.js'
-
-const GUARDED = new Set(['POST /refresh', 'POST /scheduler/update'])
 
 /**
  * The k-core trends API under `/api` (see `shared/spec/kcore-api.md`): health, summary,
@@ -59,15 +56,12 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     ...researchRoutes(ctx),
     ...refreshRoutes(ctx),
   ]
-  const info = { base: '/api', title: 'AS k-core trends API', version: options.version }
+  const info = { base: KCORE_BASE, title: 'AS k-core trends API', version: options.version }
   const openapi = openApiRoute(info, () => [...documented, openapi])
-  const mounted = documented.map((r) =>
-    GUARDED.has(`${r.method} ${r.path}`) ? adminRoute(ctx.auth, r) : r,
-  )
   return {
     ...info,
     errorStyle: 'plain',
-    routes: [...mounted, openapi],
+    routes: [...documented, openapi],
     invalidInput: kcoreInvalidInput,
     close: () => scheduler.close(),
   }
