@@ -22,6 +22,10 @@ const validZone = (zone: string) => {
   }
 }
 
+/** Milliseconds, at most what a timer can wait (2^31 - 1). */
+const millis = (fallback: number) =>
+  z.coerce.number().int().min(1).max(2_147_483_647).default(fallback)
+
 const PORT_RULE = 'must be a whole number from 0 to 65535'
 
 /**
@@ -78,19 +82,8 @@ const schema = z.object({
     })
     .optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  // Milliseconds, at most what a timer can wait (2^31 - 1).
-  dbConnectTimeoutMs: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2_147_483_647)
-    .default(DEFAULT_CONNECT_TIMEOUT_MS),
-  refreshDeadlineMs: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2_147_483_647)
-    .default(DEFAULT_REFRESH_DEADLINE_MS),
+  dbConnectTimeoutMs: millis(DEFAULT_CONNECT_TIMEOUT_MS),
+  refreshDeadlineMs: millis(DEFAULT_REFRESH_DEADLINE_MS),
 })
 
 /** Validated configuration of the `kcore` command and of {@link createApp}. */
