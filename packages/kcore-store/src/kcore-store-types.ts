@@ -150,7 +150,8 @@ export interface KcoreStore {
   /**
    * The data revision: an opaque decimal string that every ingest changes in its own
    * transaction, in whatever process it runs. Equal revisions mean equal stored data, so
-   * caches and ETags key on it. One primary-key read.
+   * caches and ETags key on it. One primary-key read, shared by concurrent callers: each
+   * joins the next read sent after it asked, so it sees every commit that finished before.
    */
   revision(): Promise<string>
 

@@ -18,7 +18,7 @@ import {
 } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { queryTrends } from './query-trends.js'
-import { queryRevision } from './revision.js'
+import { queryRevision, sharedReads } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 import { createTrendReadModel } from './trend-read-model.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
@@ -35,6 +35,8 @@ import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 export function createKcoreStore(database: Database, options: KcoreStoreOptions = {}): KcoreStore {
   const db = database.db as Kysely<KcoreSchema>
   const model = options.trendReadModel === false ? undefined : createTrendReadModel(db)
+  // Every trend read and conditional GET asks for it: concurrent askers share round trips.
+  const revision = sharedReads(() => queryRevision(db))
 
   /**
    * Answers from the read model when it is at the stored revision, else with `sql` while the
@@ -51,7 +53,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     assertAsns(asns)
     assertDateRange(range)
     if (!model) return fromSql()
-    const view = model.view(await queryRevision(db), ipVersion, asns, range)
+    const view = model.view(await revision(), ipVersion, asns, range)
     if (view) return fromView(view)
     const [answer] = await Promise.all([fromSql(), model.advance()])
     return answer
@@ -111,6 +113,6 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     distribution: (ipVersion, date) => queryDistribution(db, ipVersion, date),
     movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),
     asnOverview: (asn) => queryAsnOverview(db, asn),
-    revision: () => queryRevision(db),
+    revision,
   }
 }
