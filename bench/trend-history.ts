@@ -1,20 +1,25 @@
 // The re-dated trend history the trend benchmarks share: ~460 monthly IPv4 snapshots (1986-01
 // on) synthesized from the real CAIDA files in ../shared/data/caida, each distinct file
 // decomposed once and stored under every date it stands for, in a PostgreSQL database of its
-// own on DATABASE_URL (created on the first run, reused later; BENCH_FRESH=1 rebuilds it).
+// own on DATABASE_URL (created on the first run, reused later; BENCH_FRESH=1 rebuilds it), or
+// with BENCH_DIALECT=pglite in an embedded PGlite data directory under the OS temp directory.
 
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openPostgresDatabase } from '@kcore/db'
+import { type Database, openPgliteDatabase, openPostgresDatabase } from '@kcore/db'
 import { decomposeSnapshot, parseSnapshotFileName } from '@kcore/engine'
 import { createKcoreStore, type KcoreStore } from '@kcore/store'
-import { sql } from 'kysely'
 import postgres from 'postgres'
 
 const caida = fileURLToPath(new URL('../../shared/data/caida/', import.meta.url))
 
-/** Opens (building it first if needed) the history in database `dbName`. */
-export async function openTrendHistory(dbName: string, snapshotCount: number) {
+/** Which engine the trend benchmarks run on (`BENCH_DIALECT`, default PostgreSQL). */
+export const benchDialect = process.env.BENCH_DIALECT === 'pglite' ? 'pglite' : 'postgres'
+
+/** The PostgreSQL database `dbName`, created when missing (dropped first with BENCH_FRESH). */
+async function openPostgresHistory(dbName: string) {
   const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
   const exists = (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0
@@ -25,7 +30,21 @@ export async function openTrendHistory(dbName: string, snapshotCount: number) {
   await admin.end()
   const url = new URL(baseUrl)
   url.pathname = `/${dbName}`
-  const database = openPostgresDatabase(url.toString(), 10)
+  return { database: openPostgresDatabase(url.toString(), 10), exists }
+}
+
+/** The PGlite data directory `<tmp>/<dbName>-pglite` (removed first with BENCH_FRESH). */
+async function openPgliteHistory(dbName: string) {
+  const dir = join(tmpdir(), `${dbName}-pglite`)
+  if (process.env.BENCH_FRESH) await rm(dir, { recursive: true, force: true })
+  const database: Database = await openPgliteDatabase(dir)
+  return { database, exists: true }
+}
+
+/** Opens (building it first if needed) the history in database `dbName`. */
+export async function openTrendHistory(dbName: string, snapshotCount: number) {
+  const { database, exists } =
+    benchDialect === 'pglite' ? await openPgliteHistory(dbName) : await openPostgresHistory(dbName)
   const store = createKcoreStore(database)
   await store.migrate()
 
@@ -69,8 +88,7 @@ export async function openTrendHistory(dbName: string, snapshotCount: number) {
     console.log(
       `\ningest: ${missing.length} snapshots in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     )
-    // what autovacuum does on a live database: statistics and the visibility map (index-only scans)
-    await sql`vacuum analyze`.execute(database.db)
+    // No VACUUM or ANALYZE here: every ingest leaves its table vacuumed and analyzed itself.
   }
   return { database, store }
 }

@@ -1,13 +1,13 @@
 // Trend reads that no response cache can help: random ASNs drawn from the stored ones, over the
-// ~460-snapshot IPv4 history of bench/trend-history.ts (PostgreSQL, DATABASE_URL), response
-// cache off. In one run, 64 connections, autocannon in a worker thread:
+// ~460-snapshot IPv4 history of bench/trend-history.ts (PostgreSQL on DATABASE_URL, or PGlite
+// with BENCH_DIALECT=pglite), response cache off. In one run, 64 connections, autocannon in a worker thread:
 //   1. bare node:http answering one trend's bytes (the ceiling),
 //   2. the handler, GET /api/trends/{random asn}, store with its in-memory trend read model,
 //   3. the same with the read model off (every read is SQL),
 //   4. POST /api/trends with 10 random ASNs, read model on.
 // Prints req/s, p50, p99, the ratio to bare (target >= 0.25) and p99 (target <= 25 ms).
 //
-//   pnpm bench:trends:uncached        (BENCH_SECONDS=10, BENCH_SNAPSHOTS=460)
+//   pnpm bench:trends:uncached        (BENCH_SECONDS=10, BENCH_SNAPSHOTS=460, BENCH_DIALECT)
 
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,7 +16,7 @@ import { createHandler } from '@kcore/http-adapter'
 import { createKcoreStore } from '@kcore/store'
 import autocannon from 'autocannon'
 import { sql } from 'kysely'
-import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
+import { benchDialect, openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const snapshotCount = Number(process.env.BENCH_SNAPSHOTS ?? 460)
@@ -108,7 +108,7 @@ try {
   await run(sqlUrl, singles, 2)
   const sqlResult = await run(sqlUrl, singles)
   console.log(
-    `\nrandom-ASN trends, ${snapshotCount} snapshots, ${seconds} s per run, 64 connections, PostgreSQL, response cache off`,
+    `\nrandom-ASN trends, ${snapshotCount} snapshots, ${seconds} s per run, 64 connections, ${benchDialect === 'pglite' ? 'PGlite' : 'PostgreSQL'}, response cache off`,
   )
   console.table({
     'bare node:http, same bytes': bareResult,

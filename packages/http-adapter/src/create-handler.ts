@@ -124,13 +124,16 @@ export function createHandler(options: HandlerOptions): Handler {
 }
 
 /**
- * The response buffered with an explicit `Content-Length` (bodies are JSON of bounded size), in
- * a fresh, mutable `Response`. A HEAD keeps the length of the GET it stands for.
+ * The response with an explicit `Content-Length` (bodies are JSON of bounded size): buffered and
+ * measured, in a fresh, mutable `Response`, unless its maker already set the length. A HEAD
+ * keeps the length of the GET it stands for.
  */
 async function withLength(response: Response): Promise<Response> {
   if (response.status === 204 || response.status === 304 || response.body === null) {
     return new Response(null, response)
   }
+  // Measured where it was made (`jsonTextResponse`): nothing to buffer.
+  if (response.headers.has('content-length')) return response
   const bytes = new Uint8Array(await response.arrayBuffer())
   const copy = new Response(bytes, response)
   copy.headers.set('content-length', String(bytes.byteLength))

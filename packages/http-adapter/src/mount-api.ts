@@ -67,7 +67,7 @@ async function runRoute(api: Api, r: Route, request: Request & { params: Record<
   const input = { params, query, body, request, url }
   if (!r.cacheKey || request.method !== 'GET') return r.handle(input)
   const { key, credentials } = await r.cacheKey(input)
-  const headers = cacheHeaders(await etagOf(key), credentials)
+  const headers = cacheHeaders(etagOf(key), credentials)
   if (ifNoneMatchHits(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
     return notModified(headers)
   }

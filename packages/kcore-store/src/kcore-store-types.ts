@@ -1,16 +1,19 @@
 import type { Database } from '@kcore/db'
 import type { CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
 
-/** One point of an AS's trend: its shell index in one snapshot. */
+/**
+ * One point of an AS's trend: its shell index in one snapshot. Points from the read model are
+ * frozen and shared between answers (every AS with that shell index in that snapshot).
+ */
 export interface TrendPoint {
   /** Snapshot date, `YYYY-MM-DD`. */
-  date: string
+  readonly date: string
   /** Core number of the AS in that snapshot. */
-  shell_index: number
+  readonly shell_index: number
   /** Largest shell index of that snapshot. */
-  max_shell_index: number
+  readonly max_shell_index: number
   /** `shell_index / max_shell_index`, full precision, in [0, 1] (0 when the maximum is 0). */
-  normalized_shell_index: number
+  readonly normalized_shell_index: number
 }
 
 /** One stored snapshot. */

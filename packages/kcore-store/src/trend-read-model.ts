@@ -12,6 +12,8 @@ interface SnapshotColumn {
   date: string
   maxShell: number
   shells: Uint8Array | Uint16Array
+  /** The column's points by shell index, made on first use and shared (frozen) by every read. */
+  points: TrendPoint[]
 }
 
 /** A stored snapshot as listed: `stamp` (its `ingested_at`) changes with every (re-)ingest. */
@@ -82,7 +84,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
     }
     const shells = wide ? new Uint16Array(slots.size) : new Uint8Array(slots.size)
     for (let i = 0; i < pairs.length; i += 2) shells[pairs[i]!] = pairs[i + 1]!
-    return { date: row.date, maxShell: row.max_shell_index, shells }
+    return { date: row.date, maxShell: row.max_shell_index, shells, points: [] }
   }
 
   /**
@@ -170,12 +172,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
           if (range?.start !== undefined && column.date < range.start) continue
           if (range?.end !== undefined && column.date > range.end) continue
           const shell = value - 1
-          points.push({
-            date: column.date,
-            shell_index: shell,
-            max_shell_index: column.maxShell,
-            normalized_shell_index: column.maxShell > 0 ? shell / column.maxShell : 0,
-          })
+          points.push((column.points[shell] ??= pointOf(column, shell)))
         }
       }
       const dateRange = list.length ? { earliest: list[0]!.date, latest: list.at(-1)!.date } : null
@@ -183,6 +180,19 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
     },
     advance,
   }
+}
+
+/**
+ * The (frozen) point of `shell` in `column`: every AS with that shell index in that snapshot
+ * shares it, so a read allocates no points and callers may memoize what they derive from one.
+ */
+function pointOf(column: SnapshotColumn, shell: number): TrendPoint {
+  return Object.freeze({
+    date: column.date,
+    shell_index: shell,
+    max_shell_index: column.maxShell,
+    normalized_shell_index: column.maxShell > 0 ? shell / column.maxShell : 0,
+  })
 }
 
 /** The model {@link createTrendReadModel} returns. */

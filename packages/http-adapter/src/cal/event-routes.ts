@@ -18,10 +18,10 @@ import { checkEventBody, patchReadsEvent, toEventInput, toEventPatch } from './e
 import { wantsCalendar } from './feed-format.js'
 import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
 import { listResponse } from './list-response.js'
-import { paging, pathId, storableId } from './request-schemas.js'
-import { errorResponses, eventRecord, listEnvelope } from './response-schemas.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
+import { paging, pathId, storableId } from './request-schemas.js'
+import { errorResponses, eventRecord, listEnvelope } from './response-schemas.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses } from './status-query.js'
 

@@ -8,9 +8,16 @@ import { type CalContext, callerOf, renderFor, requireToken } from './cal-contex
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
 import { modifiedQuery, toModifiedFilter } from './modified-query.js'
-import { idParam, paging, pagingQuery, pathId, queryBoolean, storableId } from './request-schemas.js'
-import { errorResponses, listEnvelope } from './response-schemas.js'
 import type { RenderContext } from './render-context.js'
+import {
+  idParam,
+  paging,
+  pagingQuery,
+  pathId,
+  queryBoolean,
+  storableId,
+} from './request-schemas.js'
+import { errorResponses, listEnvelope } from './response-schemas.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses, statusQuery } from './status-query.js'
 

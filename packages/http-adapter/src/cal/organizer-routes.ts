@@ -7,8 +7,8 @@ import {
   toOrganizerInput,
   toOrganizerPatch,
 } from './organizer-body.js'
-import { organizerRecord } from './response-schemas.js'
 import { renderOrganizer } from './render-organizer.js'
+import { organizerRecord } from './response-schemas.js'
 
 /** The organizer routes. */
 export const organizerRoutes = (ctx: CalContext): Route[] =>

@@ -7,6 +7,7 @@ import { calCacheKey } from './cache-key.js'
 import { type CalContext, renderFor, requireToken } from './cal-context.js'
 import { notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
+import { renderTerm } from './render-term.js'
 import {
   idList,
   idParam,
@@ -18,7 +19,6 @@ import {
   stringList,
 } from './request-schemas.js'
 import { errorResponses, listEnvelope, termRecord } from './response-schemas.js'
-import { renderTerm } from './render-term.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { termCreateBody, termUpdateBody } from './term-body.js'
 

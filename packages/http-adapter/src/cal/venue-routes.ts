@@ -1,8 +1,8 @@
 import type { Route } from '../route.js'
 import type { CalContext } from './cal-context.js'
 import { linkedRoutes } from './linked-routes.js'
-import { venueRecord } from './response-schemas.js'
 import { renderVenue } from './render-venue.js'
+import { venueRecord } from './response-schemas.js'
 import { toVenueInput, toVenuePatch, venueCreateBody, venueUpdateBody } from './venue-body.js'
 
 /** The venue routes. */

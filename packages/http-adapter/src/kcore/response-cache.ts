@@ -18,7 +18,7 @@ export interface ResponseCacheOptions {
  * computation that started before a clear is never stored.
  */
 export interface ResponseCache {
-  get(key: string, compute: () => Promise<string | undefined>): Promise<string | undefined>
+  get(key: string, compute: () => Promise<string>): Promise<string>
   clear(): void
 }
 
@@ -26,7 +26,7 @@ export interface ResponseCache {
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const clock = options.clock ?? (() => performance.now())
   const entries = new Map<string, string>()
-  const pending = new Map<string, Promise<string | undefined>>()
+  const pending = new Map<string, Promise<string>>()
   let size = 0
   let generation = 0
   let stamp: string | undefined
@@ -82,7 +82,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const started = generation
       const computing = compute().then((value) => {
         if (pending.get(key) === computing) pending.delete(key)
-        if (value !== undefined && generation === started && value.length <= options.maxSize) {
+        if (generation === started && value.length <= options.maxSize) {
           store(key, value)
         }
         return value

@@ -1,11 +1,12 @@
 import type { IpVersion } from '@kcore/engine'
 import type { TrendView } from '@kcore/store'
 import { HttpError } from '../http-error.js'
-import { JSON_CONTENT_TYPE } from '../json-response.js'
+import { jsonTextResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
 import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
+import { rawRecordJson, trendPointsJson, withRawMember } from './trend-json.js'
 
 interface RangeAsked {
   start_date?: string | undefined
@@ -35,14 +36,12 @@ const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.en
  * data revision read first, so an entry holds data at least as new as its revision and an
  * ingest in any process is seen by the next request (not only after the cache revalidates).
  */
-async function cachedJson(ctx: KcoreContext, key: string, build: () => Promise<unknown>) {
+async function cachedJson(ctx: KcoreContext, key: string, build: () => Promise<string>) {
   // Without a cache the revision is not read here: every read costs a round trip.
   const text = ctx.cache
-    ? await ctx.cache.get(`${await ctx.store.revision()}|${key}`, async () =>
-        JSON.stringify(await build()),
-      )
-    : JSON.stringify(await build())
-  return new Response(text, { headers: { 'content-type': JSON_CONTENT_TYPE } })
+    ? await ctx.cache.get(`${await ctx.store.revision()}|${key}`, build)
+    : await build()
+  return jsonTextResponse(text)
 }
 
 /** The canonical input of a single trend (validated, so equal answers have equal keys). */
@@ -82,7 +81,8 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
           if (points.length === 0 && !view.known.has(asn)) {
             throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
           }
-          return { asn, ip_version: version, date_range: dateRange, trend_data: points }
+          const head = { asn, ip_version: version, date_range: dateRange }
+          return withRawMember(head, 'trend_data', trendPointsJson(points))
         })
       },
     }),
@@ -102,15 +102,11 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         return cachedJson(ctx, key, async () => {
           const view = await store.trendView(version, body.asns, rangeOf(body))
           const dateRange = usedRange(view.dateRange, body)
-          const trends = view.trends
-          const trendData: Record<string, unknown> = {}
-          for (const asn of body.asns) trendData[String(asn)] = trends.get(asn) ?? []
-          return {
-            asns: body.asns,
-            ip_version: version,
-            date_range: dateRange,
-            trend_data: trendData,
-          }
+          const trendData: Record<string, string> = {}
+          for (const asn of body.asns)
+            trendData[String(asn)] = trendPointsJson(view.trends.get(asn) ?? [])
+          const head = { asns: body.asns, ip_version: version, date_range: dateRange }
+          return withRawMember(head, 'trend_data', rawRecordJson(trendData))
         })
       },
     }),
