@@ -1,4 +1,4 @@
-import type { Database } from '@kcore/db'
+import type { DialectName, LockResult } from '@kcore/db'
 import type {
   EventRepository,
   OrganizerRepository,
@@ -8,7 +8,15 @@ import type {
 
 /** The calendar store: migrations plus one repository per record kind. */
 export interface CalStore {
-  readonly database: Database
+  /** The engine behind the store (the caller owns the database and closes it). */
+  readonly dialect: DialectName
+  /** True when the database answers a trivial query (health checks). */
+  ping(): Promise<boolean>
+  /**
+   * Runs `fn` holding the named lock of the database, or `{ acquired: false }` at once when
+   * another holder (any process) has it; `seedDemoCalendar` holds `cal:seed` this way.
+   */
+  tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>>
   /** Runs pending migrations (own table `cal_migration`); idempotent, safe concurrently. */
   migrate(): Promise<void>
   /** True when there is no event, venue, organizer or term at all (any status). */

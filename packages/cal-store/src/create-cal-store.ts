@@ -5,6 +5,7 @@ import { createEventRepository } from './event-repository.js'
 import type { ListCacheOptions } from './list-cache.js'
 import { migrateCalStore } from './migrate.js'
 import { createOrganizerRepository } from './organizer-repository.js'
+import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
 import { createTermRepository } from './term-repository.js'
 import { createVenueRepository } from './venue-repository.js'
@@ -25,11 +26,13 @@ export interface CalStoreOptions {
  * code runs on PostgreSQL and PGlite.
  */
 export function createCalStore(database: Database, options: CalStoreOptions = {}): CalStore {
-  const db = database.db as CalDb
+  const db: CalDb = database.db.withTables<CalSchema>()
   const ctx: StoreContext = { db, now: options.now ?? (() => new Date()) }
   return {
-    database,
-    migrate: () => migrateCalStore(database.db),
+    dialect: database.dialect,
+    ping: () => database.ping(),
+    tryWithLock: (name, fn) => database.tryWithLock(name, fn),
+    migrate: () => migrateCalStore(db),
     async isEmpty() {
       const { rows } = await sql<{ any: boolean }>`select (
           exists (select 1 from cal_event) or exists (select 1 from cal_venue)

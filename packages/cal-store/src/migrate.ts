@@ -1,27 +1,14 @@
-import { type Kysely, Migrator } from 'kysely'
+import { migrateToLatest } from '@kcore/db'
+import type { Kysely } from 'kysely'
 import { CalStoreError } from './errors.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.js'
 
-/**
- * Runs every pending migration of the calendar store. Kysely's migrator takes a PostgreSQL
- * advisory lock (PGlite: its single connection) so concurrent starts run each migration once.
- */
-// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
-export async function migrateCalStore(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({
+/** Runs every pending migration of the calendar store (`@kcore/db`'s `migrateToLatest`). */
+export function migrateCalStore<DB>(db: Kysely<DB>): Promise<void> {
+  return migrateToLatest(
     db,
-    provider: migrationProvider,
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: MIGRATION_LOCK_TABLE,
-  })
-  const { error, results } = await migrator.migrateToLatest()
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new CalStoreError(
-      'migration_failed',
-      `calendar store migration ${failed ? `${failed} ` : ''}failed: ${reason}`,
-      { cause: error },
-    )
-  }
+    { provider: migrationProvider, table: MIGRATION_TABLE, lockTable: MIGRATION_LOCK_TABLE },
+    (message, cause) =>
+      new CalStoreError('migration_failed', `calendar store ${message}`, { cause }),
+  )
 }

@@ -86,7 +86,7 @@ export interface RevisionTable {
 }
 
 /** The tables of `@cal/store`, as Kysely sees them. */
-export interface CalSchema {
+export type CalSchema = {
   cal_revision: RevisionTable
   cal_venue: VenueTable
   cal_organizer: OrganizerTable

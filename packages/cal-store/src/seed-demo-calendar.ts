@@ -22,7 +22,7 @@ function at(now: Date, zone: string, days: number, hour: number, minute = 0): Da
  * through the public repositories.
  */
 export async function seedDemoCalendar(store: CalStore, options: SeedDemoOptions): Promise<void> {
-  await store.database.tryWithLock('cal:seed', async () => {
+  await store.tryWithLock('cal:seed', async () => {
     if (await store.isEmpty()) await seed(store, options.now)
   })
 }

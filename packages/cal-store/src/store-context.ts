@@ -1,3 +1,4 @@
+import { lockUntilCommit as lockTransaction } from '@kcore/db'
 import { type Kysely, sql } from 'kysely'
 import { CalValidationError } from './errors.js'
 import type { ListResult, Page } from './page.js'
@@ -37,8 +38,8 @@ export function emptyList<T>(): ListResult<T> {
  * it. Check-then-insert code takes it before the check; the check then sees what the previous
  * holder committed.
  */
-export async function lockUntilCommit(db: CalDb, key: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db)
+export function lockUntilCommit(db: CalDb, key: string): Promise<void> {
+  return lockTransaction(db, key)
 }
 
 /**

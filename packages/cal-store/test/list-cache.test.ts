@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type CalStore, createCalStore } from '../src/index.js'
 import { createListCache } from '../src/list-cache.js'
+import type { CalSchema } from '../src/schema.js'
 import type { CalDb } from '../src/store-context.js'
 
 const T = (iso: string) => new Date(iso)
@@ -25,7 +26,7 @@ describe.each(testDatabases())('event list cache on $name', ({ open }) => {
     database = await open()
     store = createCalStore(database)
     await store.migrate()
-    db = database.db as CalDb
+    db = database.db.withTables<CalSchema>()
   })
   afterAll(async () => {
     await database?.close()

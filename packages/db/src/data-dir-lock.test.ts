@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
-import { openPgliteDatabase } from './pglite-database.js'
+import { openPgliteDatabase } from './open-pglite-database.js'
 
 const temps: string[] = []
 afterAll(async () => {

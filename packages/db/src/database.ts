@@ -7,13 +7,20 @@ export type DialectName = 'postgres' | 'pglite'
 export type LockResult<T> = { acquired: true; value: T } | { acquired: false }
 
 /**
+ * The tables a {@link Database} knows by itself: none. A store widens it to its own schema with
+ * Kysely's `withTables` (`database.db.withTables<MySchema>()`), so no store sees another's
+ * tables and nothing is cast.
+ */
+// biome-ignore lint/complexity/noBannedTypes: Kysely's empty schema, widened by withTables
+export type NoTables = {}
+
+/**
  * One open database, whatever the engine. Stores take this object; hosts create it with
  * {@link openDatabase} and close it on shutdown.
  */
 export interface Database {
-  /** Untyped Kysely instance; each store narrows it to its own schema. */
-  // biome-ignore lint/suspicious/noExplicitAny: each store brings its own table types
-  readonly db: Kysely<any>
+  /** Kysely over no tables; each store widens it with `withTables<Schema>()`. */
+  readonly db: Kysely<NoTables>
   readonly dialect: DialectName
   /**
    * Runs `fn` while holding the named exclusive lock, or returns `{ acquired: false }` at once

@@ -1,7 +1,7 @@
 import type { Database } from './database.js'
 import type { DatabaseConfig } from './database-config.js'
 import { checkConnection, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
-import { openPgliteDatabase } from './pglite-database.js'
+import { openPgliteDatabase } from './open-pglite-database.js'
 import { openPostgresDatabase } from './postgres-database.js'
 
 /**

@@ -3,12 +3,12 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { lockDataDir } from './data-dir-lock.js'
-import type { Database, LockResult } from './database.js'
+import type { Database, LockResult, NoTables } from './database.js'
 
 const DATE_OID = 1082
 const INT8_OID = 20
 
-/** Options of {@link openPgliteDatabase}. */
+/** Options of `openPgliteDatabase`. */
 export interface PgliteOptions {
   /**
    * A data directory dumped by PGlite's `dumpDataDir('none')` to start from instead of an empty
@@ -25,10 +25,7 @@ export interface PgliteOptions {
  *
  * @throws {DataDirLockedError} when another live process has the directory open.
  */
-export async function openPgliteDatabase(
-  dataDir?: string,
-  options: PgliteOptions = {},
-): Promise<Database> {
+export async function openPglite(dataDir?: string, options: PgliteOptions = {}): Promise<Database> {
   // One process per directory: two PGlite instances on one folder corrupt it for good.
   const releaseDir = dataDir ? await lockDataDir(dataDir) : async () => {}
   let pglite: PGlite
@@ -43,7 +40,7 @@ export async function openPgliteDatabase(
     await releaseDir()
     throw error
   }
-  const db = new Kysely({ dialect: new PGliteDialect(pglite) })
+  const db = new Kysely<NoTables>({ dialect: new PGliteDialect(pglite) })
   const held = new Set<string>()
 
   async function tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>> {

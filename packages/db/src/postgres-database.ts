@@ -1,7 +1,8 @@
 import { Kysely } from 'kysely'
 import { PostgresJSDialect } from 'kysely-postgres-js'
 import postgres from 'postgres'
-import type { Database, LockResult } from './database.js'
+import { tryWithSessionLock } from './advisory-lock.js'
+import type { Database, NoTables } from './database.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 
 const DATE_OID = 1082
@@ -39,28 +40,12 @@ export function openPostgresDatabase(
       },
     },
   })
-  const db = new Kysely({ dialect: new PostgresJSDialect({ postgres: sql }) })
-
-  async function tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>> {
-    // A session lock needs one connection held for the whole run; the work itself uses the pool.
-    const conn = await sql.reserve()
-    try {
-      const [row] = await conn`select pg_try_advisory_lock(hashtextextended(${name}, 0)) as ok`
-      if (!row?.ok) return { acquired: false }
-      try {
-        return { acquired: true, value: await fn() }
-      } finally {
-        await conn`select pg_advisory_unlock(hashtextextended(${name}, 0))`
-      }
-    } finally {
-      conn.release()
-    }
-  }
+  const db = new Kysely<NoTables>({ dialect: new PostgresJSDialect({ postgres: sql }) })
 
   return {
     db,
     dialect: 'postgres',
-    tryWithLock,
+    tryWithLock: (name, fn) => tryWithSessionLock(db, name, fn),
     async ping() {
       try {
         await sql`select 1`

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
 import type { Database } from './database.js'
-import { openPgliteDatabase } from './pglite-database.js'
+import { openPgliteDatabase } from './open-pglite-database.js'
 import { openPostgresDatabase } from './postgres-database.js'
 
 /** One database engine a test suite runs against. */

@@ -1,11 +1,11 @@
 import { createCalStore } from '@cal/store'
 import { testDatabases } from '@kcore/db/testing'
-import { ingestFile, type KcoreStore } from '@kcore/store'
+import { ingestFile } from '@kcore/store'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conditional } from '../src/conditional-get.js'
 import { createHandler, type Handler } from '../src/index.js'
-import { caidaFile, emptyProvider, openStore } from './kcore-helpers.js'
+import { caidaFile, emptyProvider, openStore, type TestStore } from './kcore-helpers.js'
 
 const TOKEN = 'edge-token-41b9'
 const PUBLIC = 'https://events.example.org'
@@ -27,7 +27,7 @@ async function documentedGetPaths(handler: Handler): Promise<string[]> {
 }
 
 describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let handler: Handler
   const call = (path: string, init: RequestInit = {}) =>
     handler(new Request(`http://${EVIL}:9${path}`, init))

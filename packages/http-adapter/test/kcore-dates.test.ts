@@ -1,13 +1,13 @@
 import { testDatabases } from '@kcore/db/testing'
-import { ingestFile, type KcoreStore } from '@kcore/store'
+import { ingestFile } from '@kcore/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Handler } from '../src/index.js'
-import { caidaFile, caller, kcoreHandler, openStore } from './kcore-helpers.js'
+import { caidaFile, caller, kcoreHandler, openStore, type TestStore } from './kcore-helpers.js'
 
 // Issue 10, defect 3: dates the edge accepted and the store refused (500), and defaults that
 // inverted the range. Two snapshots: 1998-01-01 and 1999-02-01.
 describe.each(testDatabases())('k-core trend dates on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let handler: Handler
   let call: ReturnType<typeof caller>
 

@@ -36,15 +36,18 @@ export async function expectedShell(
 }
 
 /** A migrated store on a fresh database. */
-export async function openStore(open: () => Promise<Database>): Promise<KcoreStore> {
+export async function openStore(open: () => Promise<Database>): Promise<TestStore> {
   const database = await open()
-  const store = createKcoreStore(database)
+  const store = Object.assign(createKcoreStore(database), { database })
   await store.migrate()
   return store
 }
 
+/** A store with its database beside it: tests read and close it (the store API does not). */
+export type TestStore = KcoreStore & { readonly database: Database }
+
 /** Empties every k-core table (between tests sharing one database). */
-export async function clearStore(store: KcoreStore): Promise<void> {
+export async function clearStore(store: TestStore): Promise<void> {
   await sql`truncate kcore_snapshot, kcore_shell_ipv4, kcore_shell_ipv6, kcore_asn_ipv4, kcore_asn_ipv6`.execute(
     store.database.db,
   )

@@ -1,5 +1,5 @@
 import { testDatabases } from '@kcore/db/testing'
-import { ingestFile, type KcoreStore } from '@kcore/store'
+import { ingestFile } from '@kcore/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Handler } from '../src/index.js'
 import {
@@ -9,6 +9,7 @@ import {
   expectedShell,
   kcoreHandler,
   openStore,
+  type TestStore,
 } from './kcore-helpers.js'
 
 // Real files, re-dated where needed: ipv4 1998-01, 1999-02, 2000-01; ipv6 (a re-dated IPv4
@@ -20,7 +21,7 @@ const IPV4 = [
 ] as const
 
 describe.each(testDatabases())('k-core read endpoints on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let handler: Handler
   let call: ReturnType<typeof caller>
 

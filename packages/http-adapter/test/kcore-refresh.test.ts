@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { gzipSync } from 'node:zlib'
 import { testDatabases } from '@kcore/db/testing'
-import type { KcoreStore } from '@kcore/store'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   caidaFile,
@@ -16,6 +15,7 @@ import {
   type MirrorServer,
   openStore,
   serveMirror,
+  type TestStore,
 } from './kcore-helpers.js'
 
 const v4 = (yyyymmdd: string) => `${yyyymmdd}.as-rel.txt.bz2`
@@ -23,7 +23,7 @@ const v6 = (yyyymmdd: string) => `${yyyymmdd}.as-rel.v6-stable.txt.bz2`
 const json = { 'content-type': 'application/json' }
 
 describe.each(testDatabases())('POST /api/refresh on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let mirror: Mirror
   let server: MirrorServer
 
@@ -278,7 +278,7 @@ describe.each(testDatabases())('POST /api/refresh on $name', ({ open }) => {
 })
 
 describe.each(testDatabases())('admin token on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let mirror: Mirror
   beforeAll(async () => {
     store = await openStore(open)

@@ -6,7 +6,7 @@ import { ingestFile, type KcoreStore, type ShellPage } from '@kcore/store'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Handler } from '../src/index.js'
-import { caidaFile, caller, kcoreHandler, openStore } from './kcore-helpers.js'
+import { caidaFile, caller, kcoreHandler, openStore, type TestStore } from './kcore-helpers.js'
 
 /** The engine's decomposition of a real file as `Map<asn, shell>` (independent of the store). */
 async function engineShells(yyyymmdd: string) {
@@ -50,7 +50,7 @@ async function busySessions(database: Database): Promise<number> {
 }
 
 describe.each(testDatabases())('k-core research routes on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let handler: Handler
   let call: ReturnType<typeof caller>
   let counts: { opened: number; closed: number }

@@ -17,6 +17,7 @@ import {
   kcoreHandler,
   type Mirror,
   openStore,
+  type TestStore,
 } from './kcore-helpers.js'
 
 const v4 = (yyyymmdd: string) => `${yyyymmdd}.as-rel.txt.bz2`
@@ -41,7 +42,7 @@ describe('scheduler configuration', () => {
 })
 
 describe.each(testDatabases())('scheduler endpoints on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let mirror: Mirror
   beforeAll(async () => {
     store = await openStore(open)
@@ -161,7 +162,7 @@ const postgres = testDatabases().find((d) => d.name === 'postgres')
 describe.skipIf(!postgres)('two handler instances on one PostgreSQL database', () => {
   let first: Database
   let second: Database
-  let stores: KcoreStore[]
+  let stores: TestStore[]
   let mirror: Mirror
 
   beforeAll(async () => {
@@ -172,7 +173,9 @@ describe.skipIf(!postgres)('two handler instances on one PostgreSQL database', (
     const url = new URL(pgUrl!)
     url.pathname = `/${rows[0]!.name}`
     second = openPostgresDatabase(url.toString())
-    stores = [createKcoreStore(first), createKcoreStore(second)]
+    stores = [first, second].map((database) =>
+      Object.assign(createKcoreStore(database), { database }),
+    )
     await Promise.all(stores.map((s) => s.migrate()))
     mirror = await createMirror()
     for (const [file, name] of [

@@ -1,4 +1,4 @@
-import type { Database } from '@kcore/db'
+import type { DialectName, LockResult } from '@kcore/db'
 import type { CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
 
 /**
@@ -112,8 +112,15 @@ export interface KcoreStoreOptions {
  * {@link KcoreStore.migrate} once before anything else.
  */
 export interface KcoreStore {
-  /** The database it works on (the caller owns it and closes it). */
-  readonly database: Database
+  /** The engine behind the store (the caller owns the database and closes it). */
+  readonly dialect: DialectName
+  /** True when the database answers a trivial query (health checks). */
+  ping(): Promise<boolean>
+  /**
+   * Runs `fn` holding the named lock of the database, or `{ acquired: false }` at once when
+   * another holder (any process) has it; `syncFromProvider` holds `REFRESH_LOCK` this way.
+   */
+  tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>>
   /** Creates or updates the tables. Idempotent, and safe when several processes start at once. */
   migrate(): Promise<void>
   /**

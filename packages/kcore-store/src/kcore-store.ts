@@ -1,6 +1,5 @@
 import type { Database } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
-import type { Kysely } from 'kysely'
 import { ingestSnapshot } from './ingest-snapshot.js'
 import type { DateRange, KcoreStore, KcoreStoreOptions, TrendView } from './kcore-store-types.js'
 import { migrateKcoreStore } from './migrate.js'
@@ -33,7 +32,7 @@ import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
  * const trends = await store.trends('ipv4', [3356, 174], { start: '2010-01-01' })
  */
 export function createKcoreStore(database: Database, options: KcoreStoreOptions = {}): KcoreStore {
-  const db = database.db as Kysely<KcoreSchema>
+  const db = database.db.withTables<KcoreSchema>()
   const model = options.trendReadModel === false ? undefined : createTrendReadModel(db)
   // Every trend read and conditional GET asks for it: concurrent askers share round trips.
   const revision = sharedReads(() => queryRevision(db))
@@ -60,7 +59,9 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   }
 
   return {
-    database,
+    dialect: database.dialect,
+    ping: () => database.ping(),
+    tryWithLock: (name, fn) => database.tryWithLock(name, fn),
     migrate: () => migrateKcoreStore(db),
     ingest: (snapshot) => ingestSnapshot(db, snapshot),
     trends: (ipVersion, asns, range) =>

@@ -1,4 +1,5 @@
-import { type Kysely, Migrator } from 'kysely'
+import { migrateToLatest } from '@kcore/db'
+import type { Kysely } from 'kysely'
 import { KcoreStoreError } from './errors.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.js'
 
@@ -10,25 +11,11 @@ export class KcoreMigrationError extends KcoreStoreError {
   }
 }
 
-/**
- * Runs every pending migration of the store. Kysely's migrator takes a PostgreSQL advisory
- * lock (PGlite: its single connection) so concurrent starts run each migration once.
- */
-// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema
-export async function migrateKcoreStore(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({
+/** Runs every pending migration of the store (`@kcore/db`'s `migrateToLatest`). */
+export function migrateKcoreStore<DB>(db: Kysely<DB>): Promise<void> {
+  return migrateToLatest(
     db,
-    provider: migrationProvider,
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: MIGRATION_LOCK_TABLE,
-  })
-  const { error, results } = await migrator.migrateToLatest()
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new KcoreMigrationError(
-      `k-core store migration ${failed ? `${failed} ` : ''}failed: ${reason}`,
-      { cause: error },
-    )
-  }
+    { provider: migrationProvider, table: MIGRATION_TABLE, lockTable: MIGRATION_LOCK_TABLE },
+    (message, cause) => new KcoreMigrationError(`k-core store ${message}`, { cause }),
+  )
 }

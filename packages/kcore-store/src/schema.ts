@@ -38,7 +38,7 @@ export interface RevisionTable {
   revision: ColumnType<string, string, string>
 }
 
-export interface KcoreSchema {
+export type KcoreSchema = {
   kcore_revision: RevisionTable
   kcore_snapshot: SnapshotTable
   kcore_shell_ipv4: ShellTable

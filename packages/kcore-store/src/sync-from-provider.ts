@@ -10,7 +10,7 @@ import { sha256PassThrough } from './sha256-pass-through.js'
 import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
 
-/** The name of the lock every refresh takes (`Database.tryWithLock`). */
+/** The name of the lock every refresh takes (`KcoreStore.tryWithLock`). */
 export const REFRESH_LOCK = 'kcore:refresh'
 
 /** Outcome of syncing one IP version from the provider. */
@@ -78,7 +78,7 @@ export async function syncFromProvider(
   const { deadlineMs } = options
   if (deadlineMs !== undefined && !(Number.isInteger(deadlineMs) && deadlineMs > 0))
     throw new RangeError(`deadlineMs must be a positive integer, got ${String(deadlineMs)}`)
-  const outcome = await options.store.database.tryWithLock(REFRESH_LOCK, async () => {
+  const outcome = await options.store.tryWithLock(REFRESH_LOCK, async () => {
     // The deadline starts once the lock is ours: a run waiting for nothing is not timed.
     const deadline = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)
     const signals = [options.signal, deadline].filter((x) => x !== undefined)

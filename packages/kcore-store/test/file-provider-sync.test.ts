@@ -4,17 +4,18 @@ import { pathToFileURL } from 'node:url'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider } from '@kcore/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type KcoreStore, syncFromProvider } from '../src/index.js'
+import { syncFromProvider } from '../src/index.js'
 import {
   CAIDA_DIR as caida,
   FIXTURE as fixture,
   openStore,
   type TempDir,
+  type TestStore,
   tempDir,
 } from './helpers.js'
 
 describe.each(testDatabases())('syncFromProvider with a file:// mirror on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let dir: TempDir
 
   beforeAll(async () => {

@@ -2,18 +2,19 @@ import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ingestFile, type KcoreStore } from '../src/index.js'
+import { ingestFile } from '../src/index.js'
 import {
   CAIDA_DIR as caida,
   clearKcoreTables,
   FIXTURE as fixture,
   openStore,
   type TempDir,
+  type TestStore,
   tempDir,
 } from './helpers.js'
 
 describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let dir: TempDir
 
   beforeAll(async () => {

@@ -6,13 +6,14 @@ import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider, ENGINE_VERSION } from '@kcore/engine'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ingestFile, type KcoreStore, syncFromProvider } from '../src/index.js'
+import { ingestFile, syncFromProvider } from '../src/index.js'
 import {
   clearKcoreTables,
   decomposition,
   FIXTURE,
   openStore,
   type TempDir,
+  type TestStore,
   tempDir,
 } from './helpers.js'
 
@@ -23,7 +24,7 @@ const sha256 = async (path: string) =>
 
 describe.each(testDatabases())('provenance captured at ingest on $name', ({ open }) => {
   let database: Database
-  let store: KcoreStore
+  let store: TestStore
   let dir: TempDir
 
   beforeAll(async () => {

@@ -7,14 +7,9 @@ import {
   type IpVersion,
   type ProviderOptions,
 } from '@kcore/engine'
-import { createHandler } from '@kcore/http-adapter'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type KcoreStore, syncFromProvider } from '../src/index.js'
-import {
-  type Fault,
-  type FaultProviderServer,
-  startFaultProvider,
-} from './fault-provider-server.js'
+import { syncFromProvider } from '../src/index.js'
+import { type Fault, type FaultProviderServer, startFaultProvider } from '../src/testing.js'
 import {
   clearKcoreTables,
   countRows,
@@ -24,6 +19,7 @@ import {
   rowsOfDate,
   shellPairs,
   storedShells,
+  type TestStore,
 } from './helpers.js'
 
 // Real CAIDA files, served re-dated (the provider takes the date from the file name). Dates next
@@ -62,7 +58,7 @@ const WAIT = { timeout: 30_000, interval: 20 }
 const fast: Omit<ProviderOptions, 'baseUrl'> = { retries: 1, retryDelayMs: 5, timeoutMs: 10_000 }
 
 describe.each(testDatabases())('refresh against a faulty HTTP provider on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let server: FaultProviderServer
 
   beforeAll(async () => {
@@ -306,92 +302,5 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
     expect(second.ipv4).toMatchObject({ checked: true, added: ['2017-01-01'], error: null })
     expect(second.ipv6).toMatchObject({ checked: true, added: [] })
     await expectStoredExactly('ipv4', [{ ipVersion: 'ipv4', date: '2017-01-01', bytes: small }])
-  })
-
-  it('answers POST /api/refresh with 200 and the failures in the body, then takes what failed', async () => {
-    const good: Offer[] = [
-      { ipVersion: 'ipv6', date: '2018-01-01', bytes: small },
-      { ipVersion: 'ipv6', date: '2018-04-01', bytes: v6File },
-    ]
-    const faulty: Offer[] = [
-      { ipVersion: 'ipv6', date: '2018-02-01', bytes: small, fault: 'truncated' },
-      { ipVersion: 'ipv6', date: '2018-03-01', bytes: small, fault: 'missing' },
-      { ipVersion: 'ipv6', date: '2018-05-01', bytes: v6File, fault: 'malformed' },
-    ]
-    const v4: Offer[] = [{ ipVersion: 'ipv4', date: '2018-01-01', bytes: small }]
-    serve([...good, ...faulty, ...v4])
-    server.listingFailures = 2 // ipv4's listing fails for the whole first refresh
-    const errors: unknown[] = []
-    const handler = createHandler({
-      kcore: {
-        store,
-        provider: createProvider({ baseUrl: server.url, ...fast }),
-        version: '0.0.0-test',
-        scheduler: { enabled: false, schedule: '0 6 * * *' },
-      },
-      onError: (error) => errors.push(error),
-    })
-    const refresh = async () => {
-      const response = await handler(
-        new Request('http://localhost/api/refresh', { method: 'POST' }),
-      )
-      return { status: response.status, body: await response.json() }
-    }
-
-    try {
-      const first = await refresh()
-      expect(first.status).toBe(200)
-      expect(Object.keys(first.body)).toEqual(['ipv4', 'ipv6'])
-      expect(first.body.ipv4).toEqual({
-        processed: false,
-        success: false,
-        snapshots_added: 0,
-        processed_dates: [],
-        latest_date: null,
-        error: expect.stringMatching(/^listing ipv4 snapshots failed: .*HTTP 500/),
-      })
-      expect(first.body.ipv6).toEqual({
-        processed: false,
-        success: false,
-        snapshots_added: 2,
-        processed_dates: ['2018-01-01', '2018-04-01'],
-        latest_date: '2018-04-01',
-        error: expect.stringMatching(/^3 of 5 ipv6 snapshots failed/),
-      })
-      for (const { date } of faulty) expect(first.body.ipv6.error).toContain(date)
-      expect(first.body.ipv6.error).toMatch(/2018-02-01: corrupt or truncated bzip2/)
-      expect(first.body.ipv6.error).toMatch(/2018-03-01: provider answered HTTP 404/)
-      expect(first.body.ipv6.error).toMatch(/2018-05-01: line 165/)
-      await expectStoredExactly('ipv6', good)
-      await expectNothingStored(
-        'ipv6',
-        faulty.map((f) => f.date),
-      )
-
-      server.clearFaults()
-      const second = await refresh()
-      expect(second.status).toBe(200)
-      expect(second.body).toEqual({
-        ipv4: {
-          processed: true,
-          success: true,
-          snapshots_added: 1,
-          processed_dates: ['2018-01-01'],
-          latest_date: '2018-01-01',
-        },
-        ipv6: {
-          processed: true,
-          success: true,
-          snapshots_added: 3,
-          processed_dates: faulty.map((f) => f.date),
-          latest_date: '2018-05-01',
-        },
-      })
-      await expectStoredExactly('ipv6', [...good, ...faulty])
-      await expectStoredExactly('ipv4', v4)
-      expect(errors).toEqual([])
-    } finally {
-      await handler.close()
-    }
   })
 })

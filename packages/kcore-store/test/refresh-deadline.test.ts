@@ -1,9 +1,9 @@
 import { testDatabases } from '@kcore/db/testing'
 import type { SnapshotRef } from '@kcore/engine'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type KcoreStore, syncFromProvider } from '../src/index.js'
+import { syncFromProvider } from '../src/index.js'
 import { cliqueSnapshot, FakeProvider } from './fake-provider.js'
-import { clearKcoreTables, openStore, rowsOfDate } from './helpers.js'
+import { clearKcoreTables, openStore, rowsOfDate, type TestStore } from './helpers.js'
 
 /**
  * A provider whose listed files can stall: `open()` of a stalled date (or `list()` when
@@ -38,7 +38,7 @@ class StallingProvider extends FakeProvider {
 }
 
 describe.each(testDatabases())('refresh deadline on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
 
   beforeAll(async () => {
     store = await openStore(open)

@@ -4,8 +4,8 @@ import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { type CoreDecomposition, decomposeSnapshot } from '@kcore/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestFile, type KcoreStore, SnapshotNotFoundError } from '../src/index.js'
-import { CAIDA_DIR, openStore } from './helpers.js'
+import { ingestFile, SnapshotNotFoundError } from '../src/index.js'
+import { CAIDA_DIR, openStore, type TestStore } from './helpers.js'
 
 /** The engine's decomposition of a real file, as `Map<asn, shell>`: the independent answer. */
 async function engineShells(file: string): Promise<{ map: Map<number, number>; max: number }> {
@@ -25,7 +25,7 @@ const FEB = '20130201.as-rel.txt.bz2'
 
 describe.each(testDatabases())('research queries on real CAIDA files, $name', ({ open }) => {
   let database: Database
-  let store: KcoreStore
+  let store: TestStore
   let jan: { map: Map<number, number>; max: number }
   let feb: { map: Map<number, number>; max: number }
 

@@ -3,10 +3,10 @@ import { createKcoreStore } from '@kcore/store'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KcoreStore } from '../src/index.js'
-import { decomposition, openStore, secondConnection } from './helpers.js'
+import { decomposition, openStore, secondConnection, type TestStore } from './helpers.js'
 
 describe.each(testDatabases())('data revision on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let other: KcoreStore
   let closeOther: () => Promise<void>
 

@@ -4,20 +4,16 @@ import { gzipSync } from 'node:zlib'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider, type IpVersion } from '@kcore/engine'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  ImplausibleSnapshotError,
-  ingestFile,
-  type KcoreStore,
-  syncFromProvider,
-} from '../src/index.js'
+import { ImplausibleSnapshotError, ingestFile, syncFromProvider } from '../src/index.js'
+import { startFaultProvider } from '../src/testing.js'
 import { cliqueSnapshot, FakeProvider } from './fake-provider.js'
-import { startFaultProvider } from './fault-provider-server.js'
 import {
   clearKcoreTables,
   countRows,
   openStore,
   rowsOfDate,
   type TempDir,
+  type TestStore,
   tempDir,
 } from './helpers.js'
 
@@ -29,7 +25,7 @@ const NO_DATA: Record<string, string> = {
 }
 
 describe.each(testDatabases())('snapshots that must not be stored, on $name', ({ open }) => {
-  let store: KcoreStore
+  let store: TestStore
   let dir: TempDir
 
   beforeAll(async () => {

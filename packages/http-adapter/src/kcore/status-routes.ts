@@ -37,7 +37,7 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
         503: { description: 'The database does not answer', schema: healthSchema },
       },
       handle: async () => {
-        const up = await withTimeout(store.database.ping(), false)
+        const up = await withTimeout(store.ping(), false)
         const count = up ? await withTimeout(store.snapshotCount(), -1) : -1
         const healthy = up && count >= 0
         const body = {
@@ -47,7 +47,7 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
           database: {
             status: healthy ? 'healthy' : 'unhealthy',
             connection: healthy ? 'ok' : 'error',
-            dialect: store.database.dialect,
+            dialect: store.dialect,
           },
         }
         return jsonResponse(body, healthy ? 200 : 503)

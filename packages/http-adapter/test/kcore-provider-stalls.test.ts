@@ -1,11 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider } from '@kcore/engine'
-import { createHandler } from '@kcore/http-adapter'
+import {
+  clearKcoreTables,
+  type FaultProviderServer,
+  FIXTURE,
+  rowsOfDate,
+  startFaultProvider,
+} from '@kcore/store/testing'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { KcoreStore } from '../src/index.js'
-import { type FaultProviderServer, startFaultProvider } from './fault-provider-server.js'
-import { clearKcoreTables, EXAMPLES_DIR, FIXTURE, openStore, rowsOfDate } from './helpers.js'
+import { createHandler } from '../src/index.js'
+import { SAMPLE_DIR as EXAMPLES_DIR } from './explorer-server.js'
+import { openStore, type TestStore } from './kcore-helpers.js'
 
 // Issue 12: POST /api/refresh answers in bounded time when the provider stalls: each stalled
 // read fails after the provider's timeout, and the whole refresh after its deadline, keeping
@@ -20,7 +26,7 @@ const y1998 = new Uint8Array(await readFile(`${EXAMPLES_DIR}19980101.as-rel.txt.
 describe.each(testDatabases())(
   'POST /api/refresh against a stalling provider on $name',
   ({ open }) => {
-    let store: KcoreStore
+    let store: TestStore
     let server: FaultProviderServer
 
     beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { MALFORMED_FIXTURE } from './helpers.js'
+import { MALFORMED_FIXTURE } from './fixtures.js'
 
 /**
  * What the server does instead of serving a listed file:

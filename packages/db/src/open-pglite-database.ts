@@ -1,0 +1,17 @@
+import type { Database } from './database.js'
+import type { PgliteOptions } from './pglite-database.js'
+
+/**
+ * Opens an embedded PGlite database, persisted in `dataDir` or in memory (see
+ * `pglite-database.ts`). The PGlite driver and its WebAssembly load on the first call only, so
+ * a PostgreSQL user of `@kcore/db` never loads them.
+ *
+ * @throws {DataDirLockedError} when another live process has the directory open.
+ */
+export async function openPgliteDatabase(
+  dataDir?: string,
+  options: PgliteOptions = {},
+): Promise<Database> {
+  const { openPglite } = await import('./pglite-database.js')
+  return openPglite(dataDir, options)
+}

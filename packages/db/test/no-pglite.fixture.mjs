@@ -1,0 +1,22 @@
+// Run by lazy-pglite.test.ts in a child process: a resolve hook refuses PGlite, then the
+// package is used as a PostgreSQL user would. Prints what happened, one word per step.
+import { register } from 'node:module'
+
+register(
+  `data:text/javascript,${encodeURIComponent(`
+    export async function resolve(specifier, context, next) {
+      if (specifier.startsWith('@electric-sql/pglite')) throw new Error('PGLITE_LOADED')
+      return next(specifier, context)
+    }`)}`,
+)
+
+const db = await import('@kcore/db')
+const database = db.openPostgresDatabase('postgres://127.0.0.1:9/none')
+await database.close()
+console.log('postgres-without-pglite')
+try {
+  await db.openPgliteDatabase()
+  console.log('pglite-opened')
+} catch (error) {
+  console.log(String(error?.message).includes('PGLITE_LOADED') ? 'pglite-refused' : String(error))
+}

@@ -1,0 +1,21 @@
+/**
+ * `@kcore/store/testing`: what tests of the store and of its hosts share: a CAIDA provider over
+ * HTTP that fails on demand, small real fixture files and table checks.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  type Fault,
+  type FaultProviderServer,
+  flipMiddleBytes,
+  startFaultProvider,
+} from './testing/fault-provider-server.js'
+export { FIXTURE, MALFORMED_FIXTURE } from './testing/fixtures.js'
+export {
+  clearKcoreTables,
+  countRows,
+  rowsOfDate,
+  shellPairs,
+  storedShells,
+} from './testing/tables.js'
