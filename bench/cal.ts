@@ -6,7 +6,8 @@
 //      (default 60) after a warm-up;
 //   2. 1,000 events created one by one through the API (POST, token): time and req/s;
 //   3. the list request under autocannon (64 connections, 10 s) via @hono/node-server, with and
-//      without the list cache.
+//      without the list cache, and with the cache while 10 events/s are created in the
+//      background through the API (every write empties the cache: the write-while-reading case).
 //   pnpm bench:cal
 import type { AddressInfo } from 'node:net'
 import { type CalStore, createCalStore, type EventInput } from '@cal/store'
@@ -25,6 +26,7 @@ if (!baseUrl)
 const EVENTS = Number(process.env.CAL_BENCH_EVENTS ?? 100_000)
 const RUNS = Number(process.env.CAL_BENCH_RUNS ?? 60)
 const CREATES = Number(process.env.CAL_BENCH_CREATES ?? 1000)
+const WRITES_PER_SECOND = 10
 /** Keep the throwaway database (for EXPLAIN) instead of dropping it. */
 const KEEP = process.env.CAL_BENCH_KEEP === '1'
 const TOKEN = 'bench-cal-token'
@@ -193,9 +195,43 @@ try {
 
   // Count requests still running: autocannon hangs up with requests queued on the pool, and
   // closing the database under them never returns (kysely-postgres-js), so drain first.
-  for (const [label, h] of [
-    ['cached', handler],
-    ['no cache', uncached],
+  /** Creates WRITES_PER_SECOND events through the API until stopped; resolves to the count. */
+  const backgroundWrites = () => {
+    let stop = false
+    let written = 0
+    const done = (async () => {
+      for (let i = 0; !stop; i++) {
+        const tick = performance.now()
+        const start = new Date(Date.UTC(2026, 8, 1) + i * 3_600_000)
+        const res = await call('/cal/events/v1/events', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            title: `Written while reading ${i} jazz`,
+            start_date: fmt(start),
+            end_date: fmt(new Date(start.getTime() + 3_600_000)),
+            categories: [seeded.categoryName],
+          }),
+        })
+        if (res.status !== 201) throw new Error(`background create: ${res.status} ${res.body}`)
+        written++
+        const wait = 1000 / WRITES_PER_SECOND - (performance.now() - tick)
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      }
+      return written
+    })()
+    return {
+      stop: () => {
+        stop = true
+        return done
+      },
+    }
+  }
+
+  for (const [label, h, writing] of [
+    ['cached', handler, false],
+    ['no cache', uncached, false],
+    [`cached, ${WRITES_PER_SECOND} writes/s in the background`, handler, true],
   ] as const) {
     let inflight = 0
     const server = createAdaptorServer({
@@ -210,12 +246,14 @@ try {
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const port = (server.address() as AddressInfo).port
+    const writer = writing ? backgroundWrites() : undefined
     try {
       const result = await autocannon({
         url: `http://127.0.0.1:${port}${listPath}`,
         connections: 64,
         duration: 10,
       })
+      const written = await writer?.stop()
       console.log(
         `\nautocannon, 64 connections, 10 s, list page 1 over HTTP (@hono/node-server), ${label}:`,
       )
@@ -224,6 +262,7 @@ try {
         'latency p50 ms': result.latency.p50,
         'latency p99 ms': result.latency.p99,
         'non-2xx + errors': result.non2xx + result.errors + result.timeouts,
+        ...(written === undefined ? {} : { 'events written meanwhile': written }),
       })
     } finally {
       // autocannon leaves keep-alive sockets open; drop them so close() returns.

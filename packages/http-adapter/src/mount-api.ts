@@ -66,12 +66,12 @@ async function runRoute(api: Api, r: Route, request: Request & { params: Record<
   const body = r.body ? validate(api, 'body', r.body, await readJsonBody(request)) : undefined
   const input = { params, query, body, request, url }
   if (!r.cacheKey || request.method !== 'GET') return r.handle(input)
-  const { key, credentials } = await r.cacheKey(input)
-  const headers = cacheHeaders(etagOf(key), credentials)
+  const cacheKey = await r.cacheKey(input)
+  const headers = cacheHeaders(etagOf(cacheKey.key), cacheKey.credentials)
   if (ifNoneMatchHits(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
     return notModified(headers)
   }
-  const response = await r.handle(input)
+  const response = await r.handle({ ...input, cacheKey })
   // Errors are not cached; a 200 carries the tag read before its data (never newer than it).
   if (response.status === 200)
     for (const [name, value] of headers) response.headers.set(name, value)

@@ -12,6 +12,8 @@ export interface RouteInput<P, Q, B> {
   body: B
   request: Request
   url: URL
+  /** What the route's `cacheKey` returned for this request (GET routes that have one). */
+  cacheKey?: CacheKey
 }
 
 /**
@@ -62,6 +64,8 @@ export interface CacheKey {
    * `Vary: Authorization`, and `holder` answers are `private` (no shared cache keeps them).
    */
   credentials?: 'anonymous' | 'holder'
+  /** The data revision the key was made at: `handle` may answer at it without reading it again. */
+  revision?: string
 }
 
 /** Identity helper that infers a route's input types from its schemas. */

@@ -142,9 +142,16 @@ export interface KcoreStore {
    * What a trend answer needs, read at one revision: the version's stored date range, the
    * trends (as {@link KcoreStore.trends}) and which of `asns` any snapshot of the version has.
    * From the in-memory read model when it is at the stored revision (one primary-key read),
-   * else three queries.
+   * else three queries. `revision`: one the caller read from {@link KcoreStore.revision} for
+   * this answer (e.g. for its ETag); a model at exactly that revision answers without reading
+   * it again, else the read goes as without it.
    */
-  trendView(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
+  trendView(
+    ipVersion: IpVersion,
+    asns: number[],
+    range?: DateRange,
+    revision?: string,
+  ): Promise<TrendView>
   /** The subset of `asns` that appears in at least one stored snapshot of the version. */
   knownAsns(ipVersion: IpVersion, asns: number[]): Promise<Set<number>>
   /** Earliest and latest stored date of the version, or null when none is stored. */

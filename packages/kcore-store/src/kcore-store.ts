@@ -47,12 +47,16 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     range: DateRange | undefined,
     fromView: (view: TrendView) => T,
     fromSql: () => Promise<T>,
+    known?: string,
   ): Promise<T> {
     assertIpVersion(ipVersion)
     assertAsns(asns)
     assertDateRange(range)
     if (!model) return fromSql()
-    const view = model.view(await revision(), ipVersion, asns, range)
+    // A revision the caller just read (its ETag's) serves if the model is exactly there.
+    const view =
+      (known === undefined ? undefined : model.view(known, ipVersion, asns, range)) ??
+      model.view(await revision(), ipVersion, asns, range)
     if (view) return fromView(view)
     const [answer] = await Promise.all([fromSql(), model.advance()])
     return answer
@@ -72,7 +76,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
         (view) => view.trends,
         () => queryTrends(db, ipVersion, asns, range),
       ),
-    trendView: (ipVersion, asns, range) =>
+    trendView: (ipVersion, asns, range, atRevision) =>
       read(
         ipVersion,
         asns,
@@ -86,6 +90,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
           ])
           return { dateRange, trends, known }
         },
+        atRevision,
       ),
     knownAsns: (ipVersion, asns) =>
       read(

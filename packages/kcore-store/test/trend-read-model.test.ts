@@ -113,6 +113,22 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
         ['2001-01-01', 2],
         ['2002-01-01', 3],
       ])
+
+      // A revision the caller read (its ETag's) is answered at exactly that revision; one the
+      // model is not at (older, unknown, not a number) falls back to reading the stored one.
+      for (let i = 0; i < 5; i++) await reader.trends('ipv4', [701])
+      const at = await reader.revision()
+      const shells = async (revision?: string) =>
+        (await reader.trendView('ipv4', [701], {}, revision)).trends
+          .get(701)!
+          .map((p) => p.shell_index)
+      expect(await shells(at)).toEqual([2, 3])
+      await ingest('2003-01-01', 4)
+      expect(await shells(at)).toEqual([2, 3])
+      for (const other of ['0', String(BigInt(at) + 99n), 'x', undefined]) {
+        // The SQL answer meanwhile, then the model once it has caught up: the stored data.
+        for (let i = 0; i < 5; i++) expect(await shells(other)).toEqual([2, 3, 4])
+      }
     } finally {
       await other.close()
       await database.close()

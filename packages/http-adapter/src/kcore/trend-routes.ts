@@ -66,16 +66,17 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      cacheKey: async ({ params, query }) => ({
-        key: `trend|${await store.revision()}|${singleKey(params.asn, query)}`,
-      }),
-      handle: ({ params, query }) => {
+      cacheKey: async ({ params, query }) => {
+        const revision = await store.revision()
+        return { key: `trend|${revision}|${singleKey(params.asn, query)}`, revision }
+      },
+      handle: ({ params, query, cacheKey }) => {
         const { asn } = params
         const version = query.ip_version
         const key = singleKey(asn, query)
         return cachedJson(ctx, key, async () => {
-          // One read of the stored revision when the store's read model is current.
-          const view = await store.trendView(version, [asn], rangeOf(query))
+          // At the ETag's revision: no second read when the store's read model is there.
+          const view = await store.trendView(version, [asn], rangeOf(query), cacheKey?.revision)
           const dateRange = usedRange(view.dateRange, query)
           const points = view.trends.get(asn) ?? []
           if (points.length === 0 && !view.known.has(asn)) {
