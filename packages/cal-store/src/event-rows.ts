@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely'
-import type { CalEvent, Cost } from './event.js'
+import { type CalEvent, type Cost, EVENT_FLAGS } from './event.js'
 import type { EventTable } from './schema.js'
 import type { CalDb } from './store-context.js'
 
@@ -24,12 +24,7 @@ export const EVENT_COLUMNS = [
   'timezone',
   'cost',
   'website',
-  'show_map',
-  'show_map_link',
-  'hide_from_listings',
-  'sticky',
-  'featured',
-  'ticketed',
+  ...EVENT_FLAGS,
   'post_parent',
   'password_hash',
   'venue_id',

@@ -7,7 +7,13 @@ import {
   CalUnknownReferenceError,
   CalValidationError,
 } from './errors.js'
-import type { EventInput, EventPatch, OrganizerRef, VenueRef } from './event.js'
+import {
+  EVENT_FLAGS,
+  type EventInput,
+  type EventPatch,
+  type OrganizerRef,
+  type VenueRef,
+} from './event.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
 import { findOrInsertOrganizer, lockOrganizerNames } from './organizer-repository.js'
@@ -22,14 +28,6 @@ import { retryOnUniqueViolation } from './unique-violation.js'
 import { findOrInsertVenue } from './venue-repository.js'
 
 const TEXT_FIELDS = ['image', 'website'] as const
-const FLAGS = [
-  'show_map',
-  'show_map_link',
-  'hide_from_listings',
-  'sticky',
-  'featured',
-  'ticketed',
-] as const
 
 function requireTitle(title: unknown): string {
   if (typeof title !== 'string' || title.trim() === '') {
@@ -297,7 +295,7 @@ export async function patchEvent(
   if (patch.excerpt !== undefined) changes.excerpt = patch.excerpt ?? ''
   if (patch.cost !== undefined) changes.cost = serializeCost(patch.cost)
   for (const f of TEXT_FIELDS) if (patch[f] !== undefined) changes[f] = textOrNull(patch[f])
-  for (const f of FLAGS) if (patch[f] !== undefined) changes[f] = patch[f] ?? false
+  for (const f of EVENT_FLAGS) if (patch[f] !== undefined) changes[f] = patch[f] ?? false
   if (passwordHash !== undefined) changes.password_hash = passwordHash
   if (
     patch.start !== undefined ||

@@ -15,6 +15,16 @@ export type Cost = string | string[]
  * Related records come as ids, in their stored order; fetch them in one query each with
  * `venues.getMany`, `organizers.getMany`, `categories.getMany`, `tags.getMany`.
  */
+/** The event's on/off settings, stored as boolean columns of the same names (default false). */
+export const EVENT_FLAGS = [
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'ticketed',
+] as const
+
 export interface CalEvent {
   id: number
   author: number

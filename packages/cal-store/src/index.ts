@@ -40,6 +40,7 @@ export type {
   TermRef,
   VenueRef,
 } from './event.js'
+export { EVENT_FLAGS } from './event.js'
 export { eventTimes } from './event-write.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import { zonedDateTime } from './time-zone.js'
 
 // Intl only knows the abbreviations CLDR lists for a locale (en-US has EST but not CET, en-GB
@@ -26,6 +27,19 @@ function numericOffset(offsetNs: number): string {
  */
 export function timezoneAbbreviation(instant: Date, zone: string): string {
   if (/^UTC([+-]|$)/.test(zone)) return zone
+  const key = `${zone}\u0000${instant.getTime()}`
+  let name = abbreviations.get(key)
+  if (name === undefined) {
+    name = lookUpAbbreviation(instant, zone)
+    abbreviations.set(key, name)
+  }
+  return name
+}
+
+/** Abbreviations already looked up, by zone and instant (a pure function of both). */
+const abbreviations = new LRUCache<string, string>({ max: 20_000 })
+
+function lookUpAbbreviation(instant: Date, zone: string): string {
   let list = formatters.get(zone)
   if (!list) {
     list = LOCALES.map((l) => new Intl.DateTimeFormat(l, { timeZone: zone, timeZoneName: 'short' }))

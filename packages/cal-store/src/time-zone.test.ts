@@ -81,3 +81,15 @@ describe('time zones', () => {
     }
   })
 })
+
+describe('toLocalDateTime memo', () => {
+  it('answers a copy: changing one answer never changes the next', () => {
+    const instant = new Date('2026-03-29T01:30:00Z')
+    const first = toLocalDateTime(instant, 'Europe/Amsterdam')
+    expect(first).toEqual({ year: 2026, month: 3, day: 29, hour: 3, minute: 30, second: 0 })
+    first.hour = 99
+    expect(toLocalDateTime(instant, 'Europe/Amsterdam').hour).toBe(3)
+    // Same instant, other zone: its own entry.
+    expect(toLocalDateTime(instant, 'America/New_York').hour).toBe(21)
+  })
+})

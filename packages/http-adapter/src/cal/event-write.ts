@@ -1,5 +1,11 @@
 import type { CalEvent, EventInput, EventPatch } from '@cal/store'
-import { eventTimes, fromLocalDateTime, isValidTimeZone, toLocalDateTime } from '@cal/store'
+import {
+  EVENT_FLAGS,
+  eventTimes,
+  fromLocalDateTime,
+  isValidTimeZone,
+  toLocalDateTime,
+} from '@cal/store'
 import type { EventBody } from './event-body.js'
 import { toOrganizerInput } from './organizer-body.js'
 import { readDateInput } from './parse-date-input.js'
@@ -59,12 +65,7 @@ export function toEventPatch(
     'all_day',
     'cost',
     'image',
-    'show_map',
-    'show_map_link',
-    'hide_from_listings',
-    'sticky',
-    'featured',
-    'ticketed',
+    ...EVENT_FLAGS,
     'post_parent',
   ] as const
   for (const key of copy) {
