@@ -1,59 +1,27 @@
 import { readFile } from 'node:fs/promises'
 import { testDatabases } from '@kcore/db/testing'
-import {
-  type CoreDecomposition,
-  createProvider,
-  decomposeSnapshot,
-  type IpVersion,
-  type ProviderOptions,
-} from '@kcore/engine'
+import { createProvider, type IpVersion, type ProviderOptions } from '@kcore/engine'
 import {
   clearKcoreTables,
-  countRows,
-  type Fault,
+  expectedVersion,
   type FaultProviderServer,
   FIXTURE,
+  type Offer,
+  offerSnapshots,
   rowsOfDate,
-  shellPairs,
   startFaultProvider,
-  storedShells,
+  storedVersion,
 } from '@kcore/store/testing'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createHandler } from '../src/index.js'
-import { SAMPLE_DIR as EXAMPLES_DIR } from './explorer-server.js'
+import { SAMPLE_DIR } from './explorer-server.js'
 import { openStore, type TestStore } from './kcore-helpers.js'
 
-// Real CAIDA files, served re-dated (the provider takes the date from the file name). Dates next
-// to each other keep plausible sizes: a refresh refuses a file under 25% of its stored neighbours'
-// AS count (81 ASes next to 3,233 would be, and so would 3,233 between two of 18,962).
+// POST /api/refresh over a provider that fails on demand (@kcore/store/testing): the HTTP
+// answer reports every failure with 200, keeps what it stored, and the next refresh takes the
+// rest. The store-level faults are in packages/kcore-store/test/provider-faults.test.ts.
 const small = new Uint8Array(await readFile(FIXTURE)) // 81 ASes, one bz2 block
-const _y1998 = new Uint8Array(await readFile(`${EXAMPLES_DIR}19980101.as-rel.txt.bz2`))
-const _y2005 = new Uint8Array(await readFile(`${EXAMPLES_DIR}20050101.as-rel.txt.bz2`))
-const v6File = new Uint8Array(await readFile(`${EXAMPLES_DIR}20220601.as-rel.v6-stable.txt.bz2`))
-
-/** CAIDA's name of a snapshot file for a `YYYY-MM-DD` date. */
-const nameOf = (ipVersion: IpVersion, date: string) =>
-  `${date.replaceAll('-', '')}.as-rel${ipVersion === 'ipv6' ? '.v6-stable' : ''}.txt.bz2`
-
-/** A file the server offers: its date, its good bytes, and the fault it starts with. */
-type Offer = { ipVersion: IpVersion; date: string; bytes: Uint8Array; fault?: Fault }
-
-/** Expected decomposition of some bytes, computed straight from the engine (no provider, no store). */
-const expected = new Map<Uint8Array, Promise<{ decomposition: CoreDecomposition; links: number }>>()
-function decomposed(bytes: Uint8Array) {
-  let entry = expected.get(bytes)
-  if (!entry) {
-    entry = decomposeSnapshot(bytes).then(({ graph, decomposition }) => ({
-      decomposition,
-      links: graph.linkCount,
-    }))
-    expected.set(bytes, entry)
-  }
-  return entry
-}
-
-/** How long to wait for the server to see what the client did (a generous bound, not a claim). */
-const _WAIT = { timeout: 30_000, interval: 20 }
+const v6File = new Uint8Array(await readFile(`${SAMPLE_DIR}20220601.as-rel.v6-stable.txt.bz2`))
 
 /** Fast retries; the timeout is long enough that only an injected stall reaches it. */
 const fast: Omit<ProviderOptions, 'baseUrl'> = { retries: 1, retryDelayMs: 5, timeoutMs: 10_000 }
@@ -78,41 +46,13 @@ describe.each(testDatabases())(
       await server?.close()
     })
 
-    function serve(offers: Offer[]): void {
-      for (const { ipVersion, date, bytes, fault } of offers) {
-        const name = nameOf(ipVersion, date)
-        server.offer(name, bytes)
-        if (fault) server.faults.set(name, fault)
-      }
-    }
+    const serve = (offers: Offer[]) => offerSnapshots(server, offers)
 
-    const _path = (ipVersion: IpVersion, date: string) =>
-      `/datasets/as-relationships/serial-1/${nameOf(ipVersion, date)}`
-
-    /**
-     * The store holds exactly `offers` of this version (nothing of any other date), each with
-     * the shell indexes the engine computes from the same bytes, and the known-ASN table holds
-     * exactly the ASNs of those snapshots: a failed download left no row anywhere.
-     */
+    /** The store holds exactly `offers` of this version, whole (see `storedVersion`). */
     async function expectStoredExactly(ipVersion: IpVersion, offers: Offer[]): Promise<void> {
-      const dates = offers.map((o) => o.date).sort()
-      expect(await store.storedDates(ipVersion)).toEqual(dates)
-      const snapshots = await store.snapshots(ipVersion)
-      const asns = new Set<number>()
-      for (const offer of offers) {
-        const { decomposition, links } = await decomposed(offer.bytes)
-        expect(await storedShells(store.database, ipVersion, offer.date)).toEqual(
-          shellPairs(decomposition),
-        )
-        expect(snapshots.find((s) => s.date === offer.date)).toMatchObject({
-          max_shell_index: decomposition.maxShell,
-          unique_asns: decomposition.asns.length,
-          link_count: links,
-          source: nameOf(ipVersion, offer.date),
-        })
-        for (const asn of decomposition.asns) asns.add(asn)
-      }
-      expect(await countRows(store.database, `kcore_asn_${ipVersion}`)).toBe(asns.size)
+      expect(await storedVersion(store, store.database, ipVersion)).toEqual(
+        await expectedVersion(offers),
+      )
     }
 
     async function expectNothingStored(ipVersion: IpVersion, dates: string[]): Promise<void> {

@@ -13,6 +13,14 @@ export {
 } from './testing/fault-provider-server.js'
 export { FIXTURE, MALFORMED_FIXTURE } from './testing/fixtures.js'
 export {
+  expectedVersion,
+  type Offer,
+  offerSnapshots,
+  type StoredVersion,
+  snapshotFileName,
+  storedVersion,
+} from './testing/offers.js'
+export {
   clearKcoreTables,
   countRows,
   rowsOfDate,

@@ -1,24 +1,23 @@
 import { readFile } from 'node:fs/promises'
 import { testDatabases } from '@kcore/db/testing'
-import {
-  type CoreDecomposition,
-  createProvider,
-  decomposeSnapshot,
-  type IpVersion,
-  type ProviderOptions,
-} from '@kcore/engine'
+import { createProvider, type IpVersion, type ProviderOptions } from '@kcore/engine'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { syncFromProvider } from '../src/index.js'
-import { type Fault, type FaultProviderServer, startFaultProvider } from '../src/testing.js'
+import {
+  expectedVersion,
+  type FaultProviderServer,
+  type Offer,
+  offerSnapshots,
+  snapshotFileName,
+  startFaultProvider,
+  storedVersion,
+} from '../src/testing.js'
 import {
   clearKcoreTables,
-  countRows,
   EXAMPLES_DIR,
   FIXTURE,
   openStore,
   rowsOfDate,
-  shellPairs,
-  storedShells,
   type TestStore,
 } from './helpers.js'
 
@@ -29,27 +28,6 @@ const small = new Uint8Array(await readFile(FIXTURE)) // 81 ASes, one bz2 block
 const y1998 = new Uint8Array(await readFile(`${EXAMPLES_DIR}19980101.as-rel.txt.bz2`))
 const y2005 = new Uint8Array(await readFile(`${EXAMPLES_DIR}20050101.as-rel.txt.bz2`))
 const v6File = new Uint8Array(await readFile(`${EXAMPLES_DIR}20220601.as-rel.v6-stable.txt.bz2`))
-
-/** CAIDA's name of a snapshot file for a `YYYY-MM-DD` date. */
-const nameOf = (ipVersion: IpVersion, date: string) =>
-  `${date.replaceAll('-', '')}.as-rel${ipVersion === 'ipv6' ? '.v6-stable' : ''}.txt.bz2`
-
-/** A file the server offers: its date, its good bytes, and the fault it starts with. */
-type Offer = { ipVersion: IpVersion; date: string; bytes: Uint8Array; fault?: Fault }
-
-/** Expected decomposition of some bytes, computed straight from the engine (no provider, no store). */
-const expected = new Map<Uint8Array, Promise<{ decomposition: CoreDecomposition; links: number }>>()
-function decomposed(bytes: Uint8Array) {
-  let entry = expected.get(bytes)
-  if (!entry) {
-    entry = decomposeSnapshot(bytes).then(({ graph, decomposition }) => ({
-      decomposition,
-      links: graph.linkCount,
-    }))
-    expected.set(bytes, entry)
-  }
-  return entry
-}
 
 /** How long to wait for the server to see what the client did (a generous bound, not a claim). */
 const WAIT = { timeout: 30_000, interval: 20 }
@@ -75,16 +53,10 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
     await server?.close()
   })
 
-  function serve(offers: Offer[]): void {
-    for (const { ipVersion, date, bytes, fault } of offers) {
-      const name = nameOf(ipVersion, date)
-      server.offer(name, bytes)
-      if (fault) server.faults.set(name, fault)
-    }
-  }
+  const serve = (offers: Offer[]) => offerSnapshots(server, offers)
 
   const path = (ipVersion: IpVersion, date: string) =>
-    `/datasets/as-relationships/serial-1/${nameOf(ipVersion, date)}`
+    `/datasets/as-relationships/serial-1/${snapshotFileName(ipVersion, date)}`
 
   /**
    * The store holds exactly `offers` of this version (nothing of any other date), each with
@@ -92,24 +64,9 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
    * exactly the ASNs of those snapshots: a failed download left no row anywhere.
    */
   async function expectStoredExactly(ipVersion: IpVersion, offers: Offer[]): Promise<void> {
-    const dates = offers.map((o) => o.date).sort()
-    expect(await store.storedDates(ipVersion)).toEqual(dates)
-    const snapshots = await store.snapshots(ipVersion)
-    const asns = new Set<number>()
-    for (const offer of offers) {
-      const { decomposition, links } = await decomposed(offer.bytes)
-      expect(await storedShells(store.database, ipVersion, offer.date)).toEqual(
-        shellPairs(decomposition),
-      )
-      expect(snapshots.find((s) => s.date === offer.date)).toMatchObject({
-        max_shell_index: decomposition.maxShell,
-        unique_asns: decomposition.asns.length,
-        link_count: links,
-        source: nameOf(ipVersion, offer.date),
-      })
-      for (const asn of decomposition.asns) asns.add(asn)
-    }
-    expect(await countRows(store.database, `kcore_asn_${ipVersion}`)).toBe(asns.size)
+    expect(await storedVersion(store, store.database, ipVersion)).toEqual(
+      await expectedVersion(offers),
+    )
   }
 
   async function expectNothingStored(ipVersion: IpVersion, dates: string[]): Promise<void> {
@@ -147,7 +104,7 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
     })
     const failures = Object.fromEntries(first.ipv4!.failures.map((f) => [f.date, f.error]))
     expect(Object.keys(failures)).toEqual(faulty.map((f) => f.date))
-    const url = (date: string) => `${server.url}serial-1/${nameOf('ipv4', date)}`
+    const url = (date: string) => `${server.url}serial-1/${snapshotFileName('ipv4', date)}`
     expect(failures['2015-02-01']).toBe(
       `provider answered HTTP 500 for ${url('2015-02-01')} (after 2 attempts)`,
     )
