@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from './chromium.js'
 import { type SeededServer, startSeededServer } from './explorer-server.js'
 
-// The trend explorer in a real Chromium against a server seeded with examples/data. What the
+// The trend explorer in a real Chromium against a server seeded with packages/service/data. What the
 // chart holds is read from its data-points attribute (written from the chart's own arrays) and
 // compared with the API's trend_data. Needs the page built: pnpm --filter @kcore/explorer build.
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/explorer/', import.meta.url))

@@ -16,7 +16,7 @@ export {
   storedShells,
 } from '../src/testing/tables.js'
 
-/** The repository's `examples/data/` (small real CAIDA files, in the repo). */
+/** The sample CAIDA files @kcore/service ships (`packages/service/data/`). */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../service/data/', import.meta.url))
 
 /** The shared folder of real CAIDA files (`../shared/data/caida/` next to the repository). */
