@@ -232,6 +232,7 @@ try {
     ['cached', handler, false],
     ['no cache', uncached, false],
     [`cached, ${WRITES_PER_SECOND} writes/s in the background`, handler, true],
+    [`no cache, ${WRITES_PER_SECOND} writes/s in the background`, uncached, true],
   ] as const) {
     let inflight = 0
     const server = createAdaptorServer({

@@ -2,6 +2,7 @@ import type { Database } from '@kcore/db'
 import { sql } from 'kysely'
 import type { CalStore } from './cal-store.js'
 import { createEventRepository } from './event-repository.js'
+import type { ListModelOptions } from './event-list-model.js'
 import type { ListCacheOptions } from './list-cache.js'
 import { migrateCalStore } from './migrate.js'
 import { createOrganizerRepository } from './organizer-repository.js'
@@ -19,6 +20,12 @@ export interface CalStoreOptions {
    * cache off. Any committed write, from any process or script, makes the next list read anew.
    */
   listCache?: ListCacheOptions | false
+  /**
+   * Every event's list columns in memory (see {@link ListModelOptions}), kept at the data
+   * revision through the change log, so lists filter and page without scanning the table;
+   * `false` lists by SQL alone. Loaded by the first list.
+   */
+  listModel?: ListModelOptions | false
 }
 
 /**
@@ -44,7 +51,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       const row = await db.selectFrom('cal_revision').select('n').executeTakeFirstOrThrow()
       return String(row.n)
     },
-    events: createEventRepository(ctx, options.listCache ?? {}),
+    events: createEventRepository(ctx, options.listCache ?? {}, options.listModel ?? {}),
     venues: createVenueRepository(ctx),
     organizers: createOrganizerRepository(ctx),
     categories: createTermRepository(ctx, 'cal_event_category'),

@@ -2,12 +2,13 @@ import { sql } from 'kysely'
 import { BEFORE_ANY_DATE } from './date-range.js'
 import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
+import type { EventListPlan, TermResolver } from './event-list-plan.js'
+import { planEventList } from './event-list-plan.js'
 import { EVENT_COLUMNS, toEvents } from './event-rows.js'
-import { checkDate, checkNumber, rejectNul } from './input-guard.js'
 import { modifiedConditions } from './modified-filter.js'
 import type { ListResult } from './page.js'
-import { containsPattern, searchWords } from './search-words.js'
-import { type CalDb, checkListLength, emptyList, pageOf, validIds } from './store-context.js'
+import { containsPattern } from './search-words.js'
+import { type CalDb, emptyList, validIds } from './store-context.js'
 import type { Taxonomy } from './term.js'
 import { timestampParam } from './timestamp-param.js'
 
@@ -65,8 +66,6 @@ async function withDescendants(db: CalDb, ids: number[]): Promise<number[]> {
   return result.rows.map((r) => r.id)
 }
 
-const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b))
-
 /**
  * No event ending at or after `endsFrom` can start before `endsFrom` minus the longest stored
  * duration. The list orders by start, so this redundant bound lets page 1 of an "upcoming"
@@ -86,92 +85,75 @@ async function earliestPossibleStart(db: CalDb, endsFrom: Date): Promise<Date | 
   return bound > BEFORE_ANY_DATE.getTime() ? new Date(bound) : null
 }
 
-/** One page of events matching `filter`, plus the total; see {@link EventListFilter}. */
-export async function listEvents(
+/** Term filters resolved by queries. */
+export function sqlTermResolver(db: CalDb): TermResolver {
+  return {
+    resolve: (taxonomy, field, refs) => termFilterIds(db, taxonomy, field, refs),
+    withDescendants: (ids) => withDescendants(db, ids),
+  }
+}
+
+/**
+ * Events by id in the order of `ids`, as records: what a list page shows once its ids are
+ * known (from SQL or from a list model).
+ */
+export async function eventsInOrder(db: CalDb, ids: readonly number[]): Promise<CalEvent[]> {
+  if (ids.length === 0) return []
+  const rows = await db
+    .selectFrom('cal_event')
+    .select(EVENT_COLUMNS)
+    .where('id', 'in', [...ids])
+    .execute()
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  const ordered = ids.flatMap((id) => {
+    const row = byId.get(id)
+    return row ? [row] : []
+  })
+  return toEvents(db, ordered)
+}
+
+/** The page of ids and the total of `plan`, by SQL. */
+export async function listEventIds(
   db: CalDb,
-  filter: EventListFilter,
-): Promise<ListResult<CalEvent>> {
-  rejectNul(filter)
-  checkDate(filter.window?.start, 'start_date')
-  checkDate(filter.window?.end, 'end_date')
-  for (const f of ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const) {
-    checkDate(filter[f], f)
+  plan: EventListPlan,
+): Promise<IdPage> {
+  let q = db.selectFrom('cal_event as e').where('e.status', 'in', plan.statuses)
+  for (const condition of modifiedConditions(plan.modified, 'e.modified')) q = q.where(condition)
+  if (plan.include) q = q.where('e.id', 'in', plan.include)
+  for (const { column, op, at } of plan.dates) {
+    q = q.where(column === 'start' ? 'e.start_utc' : 'e.end_utc', op, timestampParam(at))
   }
-  if (filter.near) {
-    checkNumber(filter.near.lat, 'geoloc_lat')
-    checkNumber(filter.near.lng, 'geoloc_lng')
-    checkNumber(filter.near.radius_km, 'geoloc_radius')
+  if (plan.excludeHidden) q = q.where('e.hide_from_listings', '=', false)
+  if (plan.endsFrom) {
+    const startsFrom = await earliestPossibleStart(db, plan.endsFrom)
+    if (startsFrom) q = q.where('e.start_utc', '>=', timestampParam(startsFrom))
   }
-  checkListLength(filter.categories, 'categories')
-  checkListLength(filter.tags, 'tags')
-  const statuses = filter.status ?? ['publish']
-  if (statuses.length === 0) return emptyList()
-  let q = db.selectFrom('cal_event as e').where('e.status', 'in', statuses)
-  for (const condition of modifiedConditions(filter, 'e.modified')) q = q.where(condition)
-
-  if (filter.include !== undefined) {
-    const ids = validIds(filter.include, 'include')
-    if (ids.length === 0) return emptyList()
-    q = q.where('e.id', 'in', ids)
-  } else {
-    const { window } = filter
-    if (window?.start) q = q.where('e.end_utc', '>=', timestampParam(window.start))
-    if (window?.end) q = q.where('e.start_utc', '<=', timestampParam(window.end))
-    if (filter.starts_before) q = q.where('e.start_utc', '<', timestampParam(filter.starts_before))
-    if (filter.starts_after) q = q.where('e.start_utc', '>', timestampParam(filter.starts_after))
-    if (filter.ends_before) q = q.where('e.end_utc', '<', timestampParam(filter.ends_before))
-    if (filter.ends_after) q = q.where('e.end_utc', '>', timestampParam(filter.ends_after))
-    if (!filter.include_hidden) q = q.where('e.hide_from_listings', '=', false)
-    const endsFrom = latest(window?.start, filter.ends_after)
-    if (endsFrom) {
-      const startsFrom = await earliestPossibleStart(db, endsFrom)
-      if (startsFrom) q = q.where('e.start_utc', '>=', timestampParam(startsFrom))
-    }
-  }
-
-  const words = searchWords(filter.search)
-  for (const word of words) {
+  for (const word of plan.words) {
     q = q.where('e.search_text', 'like', sql<string>`lower(${containsPattern(word)})`)
   }
-  if (words.length > 0 && !filter.privileged) q = q.where('e.password_hash', 'is', null)
-
-  for (const [taxonomy, field, refs] of [
-    ['cal_event_category', 'categories', filter.categories],
-    ['cal_event_tag', 'tags', filter.tags],
-  ] as const) {
-    if (refs === undefined) continue
-    const named = await termFilterIds(db, taxonomy, field, refs)
-    const ids = field === 'categories' ? await withDescendants(db, named) : named
-    if (ids.length === 0) return emptyList()
+  if (plan.publicOnly) q = q.where('e.password_hash', 'is', null)
+  for (const ids of plan.termSets) {
     // Overlap with the mirrored ids: one GIN index probe (see migration 0006).
     q = q.where(sql<boolean>`e.term_ids && array[${sql.join(ids)}]::integer[]`)
   }
-  if (filter.venue !== undefined) {
-    const ids = validIds(filter.venue, 'venue')
-    if (ids.length === 0) return emptyList()
-    q = q.where('e.venue_id', 'in', ids)
-  }
-  if (filter.organizer !== undefined) {
-    const ids = validIds(filter.organizer, 'organizer')
-    if (ids.length === 0) return emptyList()
+  if (plan.venues) q = q.where('e.venue_id', 'in', plan.venues)
+  const organizers = plan.organizers
+  if (organizers) {
     q = q.where((eb) =>
       eb.exists(
         eb
           .selectFrom('cal_event_organizer as eo')
           .select('eo.event_id')
           .whereRef('eo.event_id', '=', 'e.id')
-          .where('eo.organizer_id', 'in', ids),
+          .where('eo.organizer_id', 'in', organizers),
       ),
     )
   }
-  if (filter.featured !== undefined) q = q.where('e.featured', '=', filter.featured)
-  if (filter.ticketed !== undefined) q = q.where('e.ticketed', '=', filter.ticketed)
-  if (filter.post_parent !== undefined) {
-    if (validIds([filter.post_parent]).length === 0) return emptyList()
-    q = q.where('e.post_parent', '=', filter.post_parent)
-  }
-  if (filter.geoloc || filter.near) {
-    const near = filter.near
+  if (plan.featured !== undefined) q = q.where('e.featured', '=', plan.featured)
+  if (plan.ticketed !== undefined) q = q.where('e.ticketed', '=', plan.ticketed)
+  if (plan.postParent !== undefined) q = q.where('e.post_parent', '=', plan.postParent)
+  if (plan.geo) {
+    const near = plan.geo.near
     q = q.where((eb) =>
       eb.exists(
         eb
@@ -195,24 +177,49 @@ export async function listEvents(
       ),
     )
   }
-
-  const { limit, offset } = pageOf(filter)
   // Count and page run side by side (PostgreSQL may give each parallel workers); the page
   // sorts narrow rows (id, start, sticky) and the full rows are read for its ids alone.
   let page = q.select('e.id')
-  if (filter.sticky_first) page = page.orderBy('e.sticky', 'desc')
+  if (plan.stickyFirst) page = page.orderBy('e.sticky', 'desc')
   const [count, paged] = await Promise.all([
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    page.orderBy('e.start_utc').orderBy('e.id').limit(limit).offset(offset).execute(),
+    page.orderBy('e.start_utc').orderBy('e.id').limit(plan.limit).offset(plan.offset).execute(),
   ])
-  const ids = paged.map((r) => r.id)
-  const rows = ids.length
-    ? await db.selectFrom('cal_event').select(EVENT_COLUMNS).where('id', 'in', ids).execute()
-    : []
-  const byId = new Map(rows.map((r) => [r.id, r]))
-  const ordered = ids.flatMap((id) => {
-    const row = byId.get(id)
-    return row ? [row] : []
-  })
-  return { items: await toEvents(db, ordered), total: Number(count.n) }
+  return { ids: paged.map((r) => r.id), total: Number(count.n) }
+}
+
+/** A page of ids and the total of a plan. */
+export interface IdPage {
+  ids: number[]
+  total: number
+}
+
+/** An index of the events at one data revision (see `event-list-model.ts`). */
+export interface EventIdSnapshot {
+  /** Term filters resolved against the index's copy of the terms. */
+  terms: TermResolver
+  /** `plan`'s page, or `undefined` to leave the plan to SQL. */
+  list(plan: EventListPlan): Promise<IdPage | undefined>
+}
+
+/** Answers lists from memory when it can. */
+export interface EventIdIndex {
+  /** A snapshot at least as new as the data revision now, or `undefined`: use SQL. */
+  current(): Promise<EventIdSnapshot | undefined>
+}
+
+/**
+ * One page of events matching `filter`, plus the total; see {@link EventListFilter}. With an
+ * `index` (a list model), the ids come from memory whenever it serves the plan.
+ */
+export async function listEvents(
+  db: CalDb,
+  filter: EventListFilter,
+  index?: EventIdIndex,
+): Promise<ListResult<CalEvent>> {
+  const snapshot = await index?.current()
+  const plan = await planEventList(filter, snapshot?.terms ?? sqlTermResolver(db))
+  if (!plan) return emptyList()
+  const found = (await snapshot?.list(plan)) ?? (await listEventIds(db, plan))
+  return { items: await eventsInOrder(db, found.ids), total: found.total }
 }

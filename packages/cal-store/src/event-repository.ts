@@ -2,6 +2,7 @@ import { CalInTrashError, CalNotFoundError } from './errors.js'
 import type { CalEvent } from './event.js'
 import { createEventsInBulk } from './event-bulk.js'
 import { listEvents } from './event-list.js'
+import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { EVENT_COLUMNS, toEvents } from './event-rows.js'
 import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
 import { createListCache, type ListCacheOptions } from './list-cache.js'
@@ -9,13 +10,18 @@ import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
 import { inIdOrder, type StoreContext, transact, validIds } from './store-context.js'
 
-/** The event repository over `ctx`, its lists cached unless `listCache` is false. */
+/**
+ * The event repository over `ctx`: lists cached unless `listCache` is false, and answered
+ * from an in-memory list model unless `listModel` is false.
+ */
 export function createEventRepository(
   ctx: StoreContext,
   listCache: ListCacheOptions | false,
+  listModel: ListModelOptions | false,
 ): EventRepository {
   const { db } = ctx
   const cache = listCache === false ? undefined : createListCache<CalEvent>(db, listCache)
+  const model = listModel === false ? undefined : createEventListModel(db, listModel)
 
   async function getMany(ids: readonly number[]): Promise<CalEvent[]> {
     const wanted = validIds(ids)
@@ -80,8 +86,8 @@ export function createEventRepository(
     getMany,
     list: (filter = {}) =>
       cache
-        ? cache.get(JSON.stringify(filter), () => listEvents(db, filter))
-        : listEvents(db, filter),
+        ? cache.get(JSON.stringify(filter), () => listEvents(db, filter, model))
+        : listEvents(db, filter, model),
     async verifyPassword(id, password) {
       if (validIds([id]).length === 0) return false
       const row = await db

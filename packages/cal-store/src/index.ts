@@ -42,6 +42,7 @@ export type {
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
 export { eventTimes } from './event-write.js'
+export type { ListModelOptions } from './event-list-model.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {

@@ -73,6 +73,8 @@ function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): nu
 describe.each(testDatabases())('event lists on $name (2,000 events)', ({ open }) => {
   let database: Database
   let store: CalStore
+  /** The same database listed by SQL alone (no list model): both must match the test's model. */
+  let sqlStore: CalStore
   const model: Model[] = []
   const venues: VenueModel[] = []
   const organizerIds: number[] = []
@@ -84,6 +86,7 @@ describe.each(testDatabases())('event lists on $name (2,000 events)', ({ open })
   beforeAll(async () => {
     database = await open()
     store = createCalStore(database)
+    sqlStore = createCalStore(database, { listModel: false, listCache: false })
     await store.migrate()
     for (let i = 0; i < 12; i++) {
       const hasGeo = i % 4 !== 3
@@ -252,12 +255,18 @@ describe.each(testDatabases())('event lists on $name (2,000 events)', ({ open })
   }
 
   async function check(filter: EventListFilter) {
-    const result = await store.events.list(filter)
     const want = expected(filter)
-    expect({ filter, ids: result.items.map((e) => e.id), total: result.total }).toEqual({
-      filter,
-      ...want,
-    })
+    const [result, bySql] = await Promise.all([
+      store.events.list(filter),
+      sqlStore.events.list(filter),
+    ])
+    for (const r of [result, bySql]) {
+      expect({ filter, ids: r.items.map((e) => e.id), total: r.total }).toEqual({
+        filter,
+        ...want,
+      })
+    }
+    expect(result).toEqual(bySql)
     return result
   }
 
