@@ -113,10 +113,7 @@ export async function eventsInOrder(db: CalDb, ids: readonly number[]): Promise<
 }
 
 /** The page of ids and the total of `plan`, by SQL. */
-export async function listEventIds(
-  db: CalDb,
-  plan: EventListPlan,
-): Promise<IdPage> {
+export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPage> {
   let q = db.selectFrom('cal_event as e').where('e.status', 'in', plan.statuses)
   for (const condition of modifiedConditions(plan.modified, 'e.modified')) q = q.where(condition)
   if (plan.include) q = q.where('e.id', 'in', plan.include)

@@ -1,7 +1,8 @@
-import type { Database } from '@kcore/db'
+import { type Database, openPostgresDatabase } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { sql } from 'kysely'
+import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listEvents } from '../src/event-list.js'
 import { createEventListModel } from '../src/event-list-model.js'
@@ -14,6 +15,7 @@ import {
   type TermRef,
 } from '../src/index.js'
 import type { CalSchema } from '../src/schema.js'
+import { prng } from '../src/testing.js'
 import type { CalDb } from '../src/store-context.js'
 
 // The list model must answer exactly what SQL answers, for any data and any filter. The
@@ -32,7 +34,18 @@ const ANCHORS = [
   Date.UTC(9999, 11, 30),
 ]
 const DURATIONS = [0, 1, 3_600_000, 86_400_000, 366 * 86_400_000]
-const WORDS = ['Jazz', 'jazz', 'ÄRGER', 'ärger', 'İstanbul', 'straße', '50%', 'a_b', 'x\\y', 'nacht']
+const WORDS = [
+  'Jazz',
+  'jazz',
+  'ÄRGER',
+  'ärger',
+  'İstanbul',
+  'straße',
+  '50%',
+  'a_b',
+  'x\\y',
+  'nacht',
+]
 
 const instant = fc
   .tuple(fc.constantFrom(...ANCHORS), fc.constantFrom(-1, 0, 1, 60_000))
@@ -65,32 +78,36 @@ function eventInput(terms: Terms) {
       featured: fc.boolean(),
       ticketed: fc.boolean(),
       password: fc.option(fc.constant('secret'), { freq: 4 }),
-      categories: fc.subarray(terms.categories.map((t) => t.id), { maxLength: 2 }),
-      tags: fc.subarray(terms.tags.map((t) => t.id), { maxLength: 2 }),
+      categories: fc.subarray(
+        terms.categories.map((t) => t.id),
+        { maxLength: 2 },
+      ),
+      tags: fc.subarray(
+        terms.tags.map((t) => t.id),
+        { maxLength: 2 },
+      ),
       venue: fc.option(fc.constantFrom(...terms.venues), { freq: 2 }),
       micros: fc.constantFrom(0, 0, 1, 999),
     })
-    .map(
-      (e): { input: EventInput; micros: number } => ({
-        input: {
-          title: e.title || 'untitled',
-          description: e.description,
-          start: new Date(e.start),
-          end: new Date(Math.min(e.start + e.duration, LAST)),
-          timezone: 'UTC',
-          status: e.status,
-          hide_from_listings: e.hidden,
-          sticky: e.sticky,
-          featured: e.featured,
-          ticketed: e.ticketed,
-          password: e.password,
-          categories: e.categories,
-          tags: e.tags,
-          venue: e.venue,
-        },
-        micros: e.micros,
-      }),
-    )
+    .map((e): { input: EventInput; micros: number } => ({
+      input: {
+        title: e.title || 'untitled',
+        description: e.description,
+        start: new Date(e.start),
+        end: new Date(Math.min(e.start + e.duration, LAST)),
+        timezone: 'UTC',
+        status: e.status,
+        hide_from_listings: e.hidden,
+        sticky: e.sticky,
+        featured: e.featured,
+        ticketed: e.ticketed,
+        password: e.password,
+        categories: e.categories,
+        tags: e.tags,
+        venue: e.venue,
+      },
+      micros: e.micros,
+    }))
 }
 
 /** Mostly known ids and slugs; now and then an unknown or foreign one (an error both ways). */
@@ -100,7 +117,13 @@ function termRefs(list: { id: number; slug: string }[], foreign: { id: number }[
       { arbitrary: fc.constantFrom(...list.map((t) => t.id)), weight: 6 },
       { arbitrary: fc.constantFrom(...list.map((t) => t.slug)), weight: 6 },
       {
-        arbitrary: fc.constantFrom<TermRef>(0, -1, 2 ** 31, 'no-such-slug', ...foreign.map((t) => t.id)),
+        arbitrary: fc.constantFrom<TermRef>(
+          0,
+          -1,
+          2 ** 31,
+          'no-such-slug',
+          ...foreign.map((t) => t.id),
+        ),
         weight: 1,
       },
     ),
@@ -139,29 +162,55 @@ function listFilter(terms: Terms) {
     })
     .map(
       (f) =>
-        Object.fromEntries(
-          Object.entries(f).filter(([, v]) => v !== undefined),
-        ) as EventListFilter,
+        Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as EventListFilter,
     )
 }
 
-/** A write between lists, by SQL the store does not make itself (another process, say). */
-const rawWrite = fc.oneof(
-  fc.record({ kind: fc.constant('shift' as const), id: fc.nat(40), micros: fc.integer({ min: -2, max: 2 }) }),
-  fc.record({ kind: fc.constant('delete' as const), id: fc.nat(40) }),
-  fc.record({ kind: fc.constant('status' as const), id: fc.nat(40), status: fc.constantFrom(...POST_STATUSES) }),
-  fc.record({ kind: fc.constant('untag' as const), id: fc.nat(40) }),
-)
-type RawWrite = typeof rawWrite extends fc.Arbitrary<infer T> ? T : never
+/**
+ * A write between lists: a create through the store (new slots, word and term sets grow), or
+ * SQL the store does not make itself (another process, say).
+ */
+const rawWrite = (terms: Terms) =>
+  fc.oneof(
+    fc.record({ kind: fc.constant('create' as const), event: eventInput(terms) }),
+    fc.record({
+      kind: fc.constant('shift' as const),
+      id: fc.nat(40),
+      micros: fc.integer({ min: -2, max: 2 }),
+    }),
+    fc.record({ kind: fc.constant('delete' as const), id: fc.nat(40) }),
+    fc.record({
+      kind: fc.constant('status' as const),
+      id: fc.nat(40),
+      status: fc.constantFrom(...POST_STATUSES),
+    }),
+    fc.record({ kind: fc.constant('untag' as const), id: fc.nat(40) }),
+    fc.record({ kind: fc.constant('retitle' as const), id: fc.nat(40), title: text }),
+  )
+type RawWrite = ReturnType<typeof rawWrite> extends fc.Arbitrary<infer T> ? T : never
 
-async function applyRaw(db: CalDb, write: RawWrite): Promise<void> {
-  if (write.kind === 'shift') {
+async function applyRaw(db: CalDb, store: CalStore, write: RawWrite): Promise<void> {
+  if (write.kind === 'create') {
+    await store.events.createMany([write.event.input])
+  } else if (write.kind === 'shift') {
     await sql`update cal_event set start_utc = start_utc + ${write.micros} * interval '1 microsecond'
-      where id = ${write.id} and start_utc + ${write.micros} * interval '1 microsecond' <= end_utc`.execute(db)
+      where id = ${write.id} and start_utc + ${write.micros} * interval '1 microsecond' <= end_utc`.execute(
+      db,
+    )
   } else if (write.kind === 'delete') {
     await db.deleteFrom('cal_event').where('id', '=', write.id).execute()
   } else if (write.kind === 'status') {
-    await db.updateTable('cal_event').set({ status: write.status }).where('id', '=', write.id).execute()
+    await db
+      .updateTable('cal_event')
+      .set({ status: write.status })
+      .where('id', '=', write.id)
+      .execute()
+  } else if (write.kind === 'retitle') {
+    await db
+      .updateTable('cal_event')
+      .set({ title: write.title })
+      .where('id', '=', write.id)
+      .execute()
   } else {
     await db.deleteFrom('cal_event_term').where('event_id', '=', write.id).execute()
   }
@@ -194,7 +243,10 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
     const grandchild = await store.categories.create({ name: 'Bebop', parent: child.id })
     const other = await store.categories.create({ name: 'Sport' })
     terms.categories = [root, child, grandchild, other]
-    terms.tags = [await store.tags.create({ name: 'Free' }), await store.tags.create({ name: 'Jazz' })]
+    terms.tags = [
+      await store.tags.create({ name: 'Free' }),
+      await store.tags.create({ name: 'Jazz' }),
+    ]
     for (const n of ['Hall', 'Park']) terms.venues.push((await store.venues.create({ name: n })).id)
   })
   afterAll(async () => {
@@ -205,7 +257,7 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
     const model = createEventListModel(db)
     const data = fc.record({
       events: fc.array(eventInput(terms), { minLength: 5, maxLength: 40 }),
-      steps: fc.array(fc.tuple(listFilter(terms), fc.option(rawWrite, { freq: 2 })), {
+      steps: fc.array(fc.tuple(listFilter(terms), fc.option(rawWrite(terms), { freq: 2 })), {
         minLength: 1,
         maxLength: 8,
       }),
@@ -219,7 +271,9 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
         for (const [i, e] of events.entries()) {
           if (e.micros) {
             await sql`update cal_event set start_utc = start_utc + ${e.micros} * interval '1 microsecond',
-                end_utc = end_utc + ${e.micros} * interval '1 microsecond' where id = ${i + 1}`.execute(db)
+                end_utc = end_utc + ${e.micros} * interval '1 microsecond' where id = ${i + 1}`.execute(
+              db,
+            )
           }
         }
         if (prune) await db.deleteFrom('cal_revision_log').execute()
@@ -227,10 +281,107 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
           const bySql = await outcome(() => listEvents(db, filter))
           const byModel = await outcome(() => listEvents(db, filter, model))
           expect(byModel, JSON.stringify(filter)).toEqual(bySql)
-          if (write) await applyRaw(db, write)
+          if (write) await applyRaw(db, store, write)
         }
       }),
-      { numRuns: name === 'pglite' ? 40 : 60, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+      {
+        numRuns: name === 'pglite' ? 40 : 60,
+        seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31),
+      },
     )
   }, 240_000)
+})
+
+const pgUrl = process.env.DATABASE_URL
+
+function unlessDeadlock(error: unknown): void {
+  if ((error as { code?: string }).code !== '40P01') throw error
+}
+
+describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', () => {
+  it('lists while other connections commit, and ends where SQL is', async () => {
+    const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31)
+    const rnd = prng(seed)
+    const name = `kcore_t_model_${Date.now().toString(36)}`
+    const admin = postgres(pgUrl as string, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database "${name}"`)
+    const url = new URL(pgUrl as string)
+    url.pathname = `/${name}`
+    const readerDatabase = openPostgresDatabase(url.toString())
+    const writerDatabase = openPostgresDatabase(url.toString())
+    try {
+      const writer = createCalStore(writerDatabase, { listCache: false, listModel: false })
+      await writer.migrate()
+      const db = readerDatabase.db.withTables<CalSchema>()
+      const writerDb = writerDatabase.db.withTables<CalSchema>()
+      const categories = [
+        await writer.categories.create({ name: 'Music' }),
+        await writer.categories.create({ name: 'Sport' }),
+      ]
+      const base = Date.UTC(2026, 5, 1)
+      const input = (i: number): EventInput => ({
+        title: `event ${i} ${rnd.chance(0.5) ? 'jazz' : 'run'}`,
+        start: new Date(base + rnd.int(0, 500) * 3_600_000),
+        end: new Date(base + 500 * 3_600_000),
+        status: rnd.chance(0.8) ? 'publish' : 'draft',
+        categories: [rnd.pick(categories).id],
+      })
+      await writer.events.createMany(Array.from({ length: 200 }, (_, i) => input(i)))
+      const model = createEventListModel(db)
+      const filters: EventListFilter[] = [
+        { limit: 50 },
+        { search: 'jazz', limit: 20, offset: 10 },
+        { categories: [categories[0]?.slug ?? ''], status: ['publish', 'draft'], limit: 30 },
+        { window: { start: new Date(base + 250 * 3_600_000) }, sticky_first: true, limit: 40 },
+      ]
+      let writing = true
+      const writes = Array.from({ length: 6 }, async (_, w) => {
+        for (let i = 0; i < 15; i++) {
+          const id = rnd.int(1, 200 + 6 * 15 * 3)
+          const action = rnd.int(0, 4)
+          if (action === 0) await writer.events.create(input(1000 + w * 100 + i))
+          else if (action === 1) await writer.events.createMany([input(i), input(i + 1)])
+          else if (action === 2) await writer.events.trash(id).catch(() => undefined)
+          // Plain statements (no retry): a deadlock victim is a write that did not happen.
+          else if (action === 3) {
+            await writerDb
+              .deleteFrom('cal_event')
+              .where('id', '=', id)
+              .execute()
+              .catch(unlessDeadlock)
+          } else {
+            await writerDb
+              .updateTable('cal_event')
+              .set({ sticky: rnd.chance(0.5), hide_from_listings: rnd.chance(0.2) })
+              .where('id', '=', id)
+              .execute()
+              .catch(unlessDeadlock)
+          }
+        }
+      })
+      const reads = Array.from({ length: 4 }, async (_, r) => {
+        let lists = 0
+        while (writing || lists === 0) {
+          await listEvents(db, filters[(r + lists) % filters.length] as EventListFilter, model)
+          lists++
+        }
+        return lists
+      })
+      await Promise.all(writes).finally(() => {
+        writing = false
+      })
+      const listed = await Promise.all(reads)
+      expect(listed.every((n) => n > 0)).toBe(true)
+      for (const filter of filters) {
+        const byModel = await listEvents(db, filter, model)
+        const bySql = await listEvents(db, filter)
+        expect(byModel, `seed ${seed}, filter ${JSON.stringify(filter)}`).toEqual(bySql)
+      }
+    } finally {
+      await readerDatabase.close()
+      await writerDatabase.close()
+      await admin.unsafe(`drop database if exists "${name}" with (force)`)
+      await admin.end()
+    }
+  }, 120_000)
 })
