@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache'
 import { type RawBuilder, sql } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import { CalUnknownReferenceError } from './errors.js'
 import type { EventIdIndex, IdPage } from './event-list.js'
 import type { EventListPlan, TermResolver } from './event-list-plan.js'

@@ -4,7 +4,7 @@ import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
 import type { EventListPlan, TermResolver } from './event-list-plan.js'
 import { planEventList } from './event-list-plan.js'
-import { EVENT_COLUMNS, toEvents } from './event-rows.js'
+import { readEvents } from './event-rows.js'
 import { modifiedConditions } from './modified-filter.js'
 import type { ListResult } from './page.js'
 import { containsPattern } from './search-words.js'
@@ -91,25 +91,6 @@ export function sqlTermResolver(db: CalDb): TermResolver {
     resolve: (taxonomy, field, refs) => termFilterIds(db, taxonomy, field, refs),
     withDescendants: (ids) => withDescendants(db, ids),
   }
-}
-
-/**
- * Events by id in the order of `ids`, as records: what a list page shows once its ids are
- * known (from SQL or from a list model).
- */
-export async function eventsInOrder(db: CalDb, ids: readonly number[]): Promise<CalEvent[]> {
-  if (ids.length === 0) return []
-  const rows = await db
-    .selectFrom('cal_event')
-    .select(EVENT_COLUMNS)
-    .where('id', 'in', [...ids])
-    .execute()
-  const byId = new Map(rows.map((r) => [r.id, r]))
-  const ordered = ids.flatMap((id) => {
-    const row = byId.get(id)
-    return row ? [row] : []
-  })
-  return toEvents(db, ordered)
 }
 
 /** The page of ids and the total of `plan`, by SQL. */
@@ -218,5 +199,5 @@ export async function listEvents(
   const plan = await planEventList(filter, snapshot?.terms ?? sqlTermResolver(db))
   if (!plan) return emptyList()
   const found = (await snapshot?.list(plan)) ?? (await listEventIds(db, plan))
-  return { items: await eventsInOrder(db, found.ids), total: found.total }
+  return { items: await readEvents(db, found.ids), total: found.total }
 }

@@ -3,12 +3,12 @@ import type { CalEvent } from './event.js'
 import { createEventsInBulk } from './event-bulk.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
-import { EVENT_COLUMNS, toEvents } from './event-rows.js'
+import { readEvents, selectEvents, toEvent } from './event-rows.js'
 import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
 import { createListCache, type ListCacheOptions } from './list-cache.js'
 import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
-import { inIdOrder, type StoreContext, transact, validIds } from './store-context.js'
+import { type StoreContext, transact, validIds } from './store-context.js'
 
 /**
  * The event repository over `ctx`: lists cached unless `listCache` is false, and answered
@@ -23,16 +23,7 @@ export function createEventRepository(
   const cache = listCache === false ? undefined : createListCache<CalEvent>(db, listCache)
   const model = listModel === false ? undefined : createEventListModel(db, listModel)
 
-  async function getMany(ids: readonly number[]): Promise<CalEvent[]> {
-    const wanted = validIds(ids)
-    if (wanted.length === 0) return []
-    const rows = await db
-      .selectFrom('cal_event')
-      .select(EVENT_COLUMNS)
-      .where('id', 'in', wanted)
-      .execute()
-    return inIdOrder(ids, await toEvents(db, rows))
-  }
+  const getMany = (ids: readonly number[]): Promise<CalEvent[]> => readEvents(db, ids)
 
   async function mustGet(id: number): Promise<CalEvent> {
     const [event] = await getMany([id])
@@ -76,12 +67,8 @@ export function createEventRepository(
     },
     async getBySlug(slug) {
       if (slug.includes('\u0000')) return undefined
-      const rows = await db
-        .selectFrom('cal_event')
-        .select(EVENT_COLUMNS)
-        .where('slug', '=', slug)
-        .execute()
-      return (await toEvents(db, rows))[0]
+      const row = await selectEvents(db).where('slug', '=', slug).executeTakeFirst()
+      return row && toEvent(row)
     },
     getMany,
     list: (filter = {}) =>

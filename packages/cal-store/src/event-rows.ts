@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import { type CalEvent, type Cost, EVENT_FLAGS } from './event.js'
 import type { EventTable } from './schema.js'
-import type { CalDb } from './store-context.js'
+import { type CalDb, inIdOrder, validIds } from './store-context.js'
 
 /** An event row as read (every column but the derived `search_text` and `term_ids`). */
 export type EventRow = Omit<Selectable<EventTable>, 'search_text' | 'term_ids'>
@@ -51,70 +51,74 @@ export function serializeCost(cost: Cost | null | undefined): string | null {
   return cost === '' ? null : JSON.stringify(cost)
 }
 
+/** An event row with its organizer, category and tag ids, as {@link selectEvents} reads it. */
+export type EventRowWithRelations = EventRow & {
+  organizer_ids: number[]
+  category_ids: number[]
+  tag_ids: number[]
+}
+
+/** The ids of a taxonomy's terms linked to the event row at hand, ascending. */
+const termIds = (taxonomy: string) =>
+  sql<number[]>`array(select et.term_id from cal_event_term et
+    join cal_term t on t.id = et.term_id
+    where et.event_id = cal_event.id and t.taxonomy = ${taxonomy} order by et.term_id)`
+
 /**
- * Turns event rows into records, loading organizers and terms of all of them in two queries.
- * Keeps the order of `rows`.
+ * Events with their relations in one statement (organizers in their order, categories and
+ * tags by id): a read of one event or of a list page is one round trip. Add the `where`.
  */
-export async function toEvents(db: CalDb, rows: EventRow[]): Promise<CalEvent[]> {
-  if (rows.length === 0) return []
-  const ids = rows.map((r) => r.id)
-  const [organizers, terms] = await Promise.all([
-    db
-      .selectFrom('cal_event_organizer')
-      .select(['event_id', 'organizer_id'])
-      .where('event_id', 'in', ids)
-      .orderBy('event_id')
-      .orderBy('position')
-      .execute(),
-    db
-      .selectFrom('cal_event_term as et')
-      .innerJoin('cal_term as t', 't.id', 'et.term_id')
-      .select(['et.event_id', 'et.term_id', 't.taxonomy'])
-      .where('et.event_id', 'in', ids)
-      .orderBy('et.term_id')
-      .execute(),
-  ])
-  const rel = new Map<number, { organizers: number[]; categories: number[]; tags: number[] }>()
-  for (const id of ids) rel.set(id, { organizers: [], categories: [], tags: [] })
-  for (const o of organizers) rel.get(o.event_id)?.organizers.push(o.organizer_id)
-  for (const t of terms) {
-    const r = rel.get(t.event_id)
-    if (!r) continue
-    if (t.taxonomy === 'cal_event_tag') r.tags.push(t.term_id)
-    else r.categories.push(t.term_id)
+export function selectEvents(db: CalDb) {
+  return db
+    .selectFrom('cal_event')
+    .select(EVENT_COLUMNS)
+    .select([
+      sql<number[]>`array(select eo.organizer_id from cal_event_organizer eo
+        where eo.event_id = cal_event.id order by eo.position)`.as('organizer_ids'),
+      termIds('cal_event_category').as('category_ids'),
+      termIds('cal_event_tag').as('tag_ids'),
+    ])
+}
+
+/** The events of `ids` that exist, as records in the order of `ids` (invalid ids skipped). */
+export async function readEvents(db: CalDb, ids: readonly number[]): Promise<CalEvent[]> {
+  const wanted = validIds(ids)
+  if (wanted.length === 0) return []
+  const rows = await selectEvents(db).where('id', 'in', wanted).execute()
+  return inIdOrder(ids, rows.map(toEvent))
+}
+
+/** An event record from its row. */
+export function toEvent(row: EventRowWithRelations): CalEvent {
+  return {
+    id: row.id,
+    author: row.author,
+    status: row.status,
+    created: row.created,
+    modified: row.modified,
+    sequence: row.sequence,
+    title: row.title,
+    description: row.description,
+    excerpt: row.excerpt,
+    slug: row.slug,
+    image: row.image,
+    all_day: row.all_day,
+    start: row.start_utc,
+    end: row.end_utc,
+    timezone: row.timezone,
+    cost: parseCost(row.cost),
+    website: row.website,
+    show_map: row.show_map,
+    show_map_link: row.show_map_link,
+    hide_from_listings: row.hide_from_listings,
+    sticky: row.sticky,
+    featured: row.featured,
+    ticketed: row.ticketed,
+    post_parent: row.post_parent,
+    password_protected: row.password_hash !== null,
+    venue_id: row.venue_id,
+    organizer_ids: row.organizer_ids,
+    category_ids: row.category_ids,
+    tag_ids: row.tag_ids,
   }
-  return rows.map((row) => {
-    const r = rel.get(row.id) ?? { organizers: [], categories: [], tags: [] }
-    return {
-      id: row.id,
-      author: row.author,
-      status: row.status,
-      created: row.created,
-      modified: row.modified,
-      sequence: row.sequence,
-      title: row.title,
-      description: row.description,
-      excerpt: row.excerpt,
-      slug: row.slug,
-      image: row.image,
-      all_day: row.all_day,
-      start: row.start_utc,
-      end: row.end_utc,
-      timezone: row.timezone,
-      cost: parseCost(row.cost),
-      website: row.website,
-      show_map: row.show_map,
-      show_map_link: row.show_map_link,
-      hide_from_listings: row.hide_from_listings,
-      sticky: row.sticky,
-      featured: row.featured,
-      ticketed: row.ticketed,
-      post_parent: row.post_parent,
-      password_protected: row.password_hash !== null,
-      venue_id: row.venue_id,
-      organizer_ids: r.organizers,
-      category_ids: r.categories,
-      tag_ids: r.tags,
-    }
-  })
 }

@@ -41,8 +41,8 @@ export type {
   VenueRef,
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
-export { eventTimes } from './event-write.js'
 export type { ListModelOptions } from './event-list-model.js'
+export { eventTimes } from './event-write.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
