@@ -1,4 +1,4 @@
-import type { Database } from '@kcore/db'
+import { type Database, sharedReads } from '@kcore/db'
 import { sql } from 'kysely'
 import type { CalStore } from './cal-store.js'
 import type { ListModelOptions } from './event-list-model.js'
@@ -6,6 +6,7 @@ import { createEventRepository } from './event-repository.js'
 import type { ListCacheOptions } from './list-cache.js'
 import { migrateCalStore } from './migrate.js'
 import { createOrganizerRepository } from './organizer-repository.js'
+import { queryRevision } from './revision.js'
 import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
 import { createTermRepository } from './term-repository.js'
@@ -34,7 +35,11 @@ export interface CalStoreOptions {
  */
 export function createCalStore(database: Database, options: CalStoreOptions = {}): CalStore {
   const db: CalDb = database.db.withTables<CalSchema>()
-  const ctx: StoreContext = { db, now: options.now ?? (() => new Date()) }
+  const ctx: StoreContext = {
+    db,
+    now: options.now ?? (() => new Date()),
+    revision: sharedReads(() => queryRevision(db)),
+  }
   return {
     dialect: database.dialect,
     ping: () => database.ping(),
@@ -47,10 +52,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
         ) as any`.execute(db)
       return !rows[0]?.any
     },
-    async revision() {
-      const row = await db.selectFrom('cal_revision').select('n').executeTakeFirstOrThrow()
-      return String(row.n)
-    },
+    revision: async () => String(await ctx.revision()),
     events: createEventRepository(ctx, options.listCache ?? {}, options.listModel ?? {}),
     venues: createVenueRepository(ctx),
     organizers: createOrganizerRepository(ctx),

@@ -396,15 +396,16 @@ interface Loaded {
  * `maxEvents`) go to SQL. Search words are lowered by the database (`lower()` follows its
  * locale), once per word.
  */
-export function createEventListModel(db: CalDb, options: ListModelOptions = {}): EventIdIndex {
+export function createEventListModel(
+  db: CalDb,
+  readRevision: () => Promise<number>,
+  options: ListModelOptions = {},
+): EventIdIndex {
   const maxEvents = Math.max(0, options.maxEvents ?? 1_000_000)
   let loaded: Loaded | undefined
   /** Revision at which the calendar was found too large to hold. */
   let tooLargeAt: number | undefined
   const lowered = new LRUCache<string, string>({ max: 10_000 })
-
-  const readRevision = async () =>
-    Number((await db.selectFrom('cal_revision').select('n').executeTakeFirstOrThrow()).n)
 
   const readTerms = async () =>
     new Terms(

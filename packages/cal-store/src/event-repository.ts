@@ -20,8 +20,8 @@ export function createEventRepository(
   listModel: ListModelOptions | false,
 ): EventRepository {
   const { db } = ctx
-  const cache = listCache === false ? undefined : createListCache<CalEvent>(db, listCache)
-  const model = listModel === false ? undefined : createEventListModel(db, listModel)
+  const cache = listCache === false ? undefined : createListCache<CalEvent>(ctx.revision, listCache)
+  const model = listModel === false ? undefined : createEventListModel(db, ctx.revision, listModel)
 
   const getMany = (ids: readonly number[]): Promise<CalEvent[]> => readEvents(db, ids)
 

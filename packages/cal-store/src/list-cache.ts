@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache'
 import type { ListResult } from './page.js'
-import type { CalDb } from './store-context.js'
 
 /** Settings of the event list cache (`createCalStore({ listCache })`). */
 export interface ListCacheOptions {
@@ -19,8 +18,11 @@ export interface ListCache<T> {
   get(key: string, compute: () => Promise<ListResult<T>>): Promise<ListResult<T>>
 }
 
-/** A {@link ListCache} over `db`. */
-export function createListCache<T>(db: CalDb, options: ListCacheOptions = {}): ListCache<T> {
+/** A {@link ListCache} keyed by `revision()` (the store's shared revision read). */
+export function createListCache<T>(
+  revision: () => Promise<number>,
+  options: ListCacheOptions = {},
+): ListCache<T> {
   const pages = new LRUCache<string, Promise<ListResult<T>>>({
     maxSize: Math.max(1, options.maxEvents ?? 5000),
     // Settled pages weigh their length; a computation in flight weighs one until replaced.
@@ -30,14 +32,13 @@ export function createListCache<T>(db: CalDb, options: ListCacheOptions = {}): L
 
   return {
     async get(key, compute) {
-      const row = await db.selectFrom('cal_revision').select('n').executeTakeFirstOrThrow()
-      const revision = Number(row.n)
-      if (revision > newest) {
+      const current = await revision()
+      if (current > newest) {
         // Older pages can never be served again: free them at once.
         pages.clear()
-        newest = revision
+        newest = current
       }
-      const fullKey = `${revision}\u0000${key}`
+      const fullKey = `${current}\u0000${key}`
       let page = pages.get(fullKey)
       if (!page) {
         page = compute()

@@ -8,10 +8,15 @@ import { firstFreeSlug } from './slug.js'
 /** The typed Kysely instance (or open transaction) the repositories run on. */
 export type CalDb = Kysely<CalSchema>
 
-/** What every repository needs: the database and the clock. */
+/** What every repository needs: the database, the clock and the data revision. */
 export interface StoreContext {
   readonly db: CalDb
   readonly now: () => Date
+  /**
+   * The committed data revision (`cal_revision.n`), never older than the call; concurrent
+   * callers share reads (`sharedReads`).
+   */
+  readonly revision: () => Promise<number>
 }
 
 /**

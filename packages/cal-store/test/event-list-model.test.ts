@@ -14,6 +14,7 @@ import {
   POST_STATUSES,
   type TermRef,
 } from '../src/index.js'
+import { queryRevision } from '../src/revision.js'
 import type { CalSchema } from '../src/schema.js'
 import { type CalDb, isTransientConflict } from '../src/store-context.js'
 import { prng } from '../src/testing.js'
@@ -254,7 +255,7 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
   })
 
   it('answers every filter as SQL does, across writes, truncates and a pruned log', async () => {
-    const model = createEventListModel(db)
+    const model = createEventListModel(db, () => queryRevision(db))
     const data = fc.record({
       events: fc.array(eventInput(terms), { minLength: 5, maxLength: 40 }),
       steps: fc.array(fc.tuple(listFilter(terms), fc.option(rawWrite(terms), { freq: 2 })), {
@@ -328,7 +329,7 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
         categories: [rnd.pick(categories).id],
       })
       await writer.events.createMany(Array.from({ length: 200 }, (_, i) => input(i)))
-      const model = createEventListModel(db)
+      const model = createEventListModel(db, () => queryRevision(db))
       const filters: EventListFilter[] = [
         { limit: 50 },
         { search: 'jazz', limit: 20, offset: 10 },

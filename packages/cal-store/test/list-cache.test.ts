@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type CalStore, createCalStore } from '../src/index.js'
 import { createListCache } from '../src/list-cache.js'
+import { queryRevision } from '../src/revision.js'
 import type { CalSchema } from '../src/schema.js'
 import type { CalDb } from '../src/store-context.js'
 
@@ -64,7 +65,7 @@ describe.each(testDatabases())('event list cache on $name', ({ open }) => {
 
   it('serves a repeated list from the cache until any writer commits', async () => {
     let runs = 0
-    const cache = createListCache<{ id: number }>(db)
+    const cache = createListCache<{ id: number }>(() => queryRevision(db))
     const compute = async () => {
       runs++
       const rows = await db.selectFrom('cal_event').select('id').orderBy('id').execute()

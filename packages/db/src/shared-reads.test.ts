@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sharedReads } from './revision.js'
+import { sharedReads } from './shared-reads.js'
 
 /** A read whose answers the test releases: each read answers the value current when it STARTED. */
 function controlledReads() {
