@@ -254,6 +254,27 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
     await database?.close()
   })
 
+  it('leaves a calendar over maxEvents to SQL, and holds it again once it fits', async () => {
+    await sql`truncate cal_event restart identity cascade`.execute(db)
+    const model = createEventListModel(db, () => queryRevision(db), { maxEvents: 3 })
+    const event = (title: string): EventInput => ({
+      title,
+      start: new Date(Date.UTC(2026, 0, 1)),
+      end: new Date(Date.UTC(2026, 0, 2)),
+    })
+    await store.events.createMany([event('a'), event('b'), event('c'), event('d')])
+    expect(await model.current()).toBeUndefined()
+    expect(await listEvents(db, {}, model)).toEqual(await listEvents(db, {}))
+    await db.deleteFrom('cal_event').where('title', 'in', ['a', 'b']).execute()
+    const snapshot = await model.current()
+    expect(snapshot).toBeDefined()
+    expect((await listEvents(db, {}, model)).total).toBe(2)
+    // A catch-up that would take it past the limit lets it go again.
+    await store.events.createMany([event('e'), event('f')])
+    expect(await model.current()).toBeUndefined()
+    expect((await listEvents(db, {}, model)).total).toBe(4)
+  })
+
   it('answers every filter as SQL does, across writes, truncates and a pruned log', async () => {
     const model = createEventListModel(db, () => queryRevision(db))
     const data = fc.record({

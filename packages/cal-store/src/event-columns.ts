@@ -1,0 +1,298 @@
+import { type RawBuilder, sql } from 'kysely'
+import { LRUCache } from 'lru-cache'
+import { POST_STATUSES } from './status.js'
+import type { CalDb } from './store-context.js'
+
+/** An instant as the model keeps it: whole milliseconds since 1970 and the microseconds past. */
+const instant = (column: 'start_utc' | 'end_utc'): [RawBuilder<number>, RawBuilder<number>] => {
+  const ref = sql.ref(column)
+  // numeric arithmetic: exact over every storable year, unlike float8 microseconds.
+  return [
+    sql<number>`floor(extract(epoch from ${ref}) * 1000)::float8`,
+    sql<number>`(extract(epoch from ${ref}) * 1000000 - floor(extract(epoch from ${ref}) * 1000) * 1000)::int`,
+  ]
+}
+const [START_MS, START_US] = instant('start_utc')
+const [END_MS, END_US] = instant('end_utc')
+
+/** Flag bits of {@link EventColumns.flags}. */
+export const HIDDEN = 1
+export const FEATURED = 2
+export const TICKETED = 4
+export const STICKY = 8
+export const PROTECTED = 16
+
+/** Codes of {@link EventColumns.status}: the index in `POST_STATUSES`. */
+export const STATUS_CODE = new Map(POST_STATUSES.map((s, i) => [s, i]))
+
+/** An event's list columns as read from `cal_event`. */
+export type EventListRow = Awaited<ReturnType<typeof selectRows>>[number]
+
+/** The list columns of every event, or of `ids`. */
+export function selectRows(db: CalDb, ids?: number[]) {
+  let q = db
+    .selectFrom('cal_event')
+    .select([
+      'id',
+      'status',
+      'hide_from_listings',
+      'featured',
+      'ticketed',
+      'sticky',
+      'post_parent',
+      'venue_id',
+      'term_ids',
+      'search_text',
+      START_MS.as('start_ms'),
+      START_US.as('start_us'),
+      END_MS.as('end_ms'),
+      END_US.as('end_us'),
+      sql<boolean>`password_hash is not null`.as('protected'),
+    ])
+  if (ids) q = q.where('id', 'in', ids)
+  return q.execute()
+}
+
+/** A typed column: `data` to read, `set(i, v)` to write (it grows by doubling). */
+function growable<A extends Float64Array | Int32Array | Uint8Array>(make: (n: number) => A) {
+  let data = make(1024)
+  return {
+    get data(): A {
+      return data
+    },
+    set(i: number, value: number): void {
+      if (i >= data.length) {
+        const next = make(Math.max(i + 1, data.length * 2))
+        next.set(data)
+        data = next
+      }
+      data[i] = value
+    },
+  }
+}
+
+/**
+ * An event's end as one number comparable with a bound in whole milliseconds (the API's
+ * instants): its millisecond, plus one half when microseconds lie past it. Then `end > at`
+ * is `key > at` and so on for every operator, in one float comparison.
+ */
+const endKey = (ms: number, us: number) => (us > 0 ? ms + 0.5 : ms)
+
+/** Most word and term slot sets kept (each a bit per event: 12.5 kB per 100k events). */
+const SLOT_SETS = 512
+
+type SlotTest = (slot: number) => boolean
+
+/** Sets or clears bit `i` of `bits`. */
+export function setBit(bits: Uint32Array, i: number, on: boolean): void {
+  const mask = 1 << (i & 31)
+  const w = i >>> 5
+  bits[w] = on ? (bits[w] as number) | mask : (bits[w] as number) & ~mask
+}
+
+export const hasBit = (bits: Uint32Array, i: number) =>
+  ((bits[i >>> 5] as number) & (1 << (i & 31))) !== 0
+
+/**
+ * The events' list columns in slots (struct of typed arrays), plus the live slots in list
+ * order (start, then id). Written only by {@link EventColumns.apply}, which runs between scans.
+ */
+export class EventColumns {
+  readonly id = growable((n) => new Int32Array(n))
+  readonly startMs = growable((n) => new Float64Array(n))
+  readonly startUs = growable((n) => new Int32Array(n))
+  readonly end = growable((n) => new Float64Array(n))
+  readonly status = growable((n) => new Uint8Array(n))
+  readonly flags = growable((n) => new Uint8Array(n))
+  /** NaN for none. */
+  readonly postParent = growable((n) => new Float64Array(n))
+  /** 0 for none (ids are positive). */
+  readonly venue = growable((n) => new Int32Array(n))
+  /** Each slot's term ids: `termCount` of them from `termStart` in the shared `termPool`. */
+  readonly termStart = growable((n) => new Int32Array(n))
+  readonly termCount = growable((n) => new Int32Array(n))
+  termPool = growable((n) => new Int32Array(n))
+  private termPoolUsed = 0
+  private termsLive = 0
+  readonly text: string[] = []
+  /**
+   * Slot sets (a bit per slot) of recently asked words and terms, with the test that decides
+   * a slot's bit; {@link EventColumns.apply} re-tests the slots it changes, so they stay exact.
+   */
+  private readonly slotSets = new LRUCache<string, { bits: Uint32Array; test: SlotTest }>({
+    max: SLOT_SETS,
+  })
+  readonly slotOf = new Map<number, number>()
+  private readonly free: number[] = []
+  private slots = 0
+  /** Live slots in list order. */
+  order = new Int32Array(0)
+  /** At least the longest duration in ms (kept as an upper bound on deletes). */
+  maxDurationMs = 0
+
+  get size(): number {
+    return this.order.length
+  }
+
+  /** Puts `rows` in and takes out each id of `changed` that `rows` lacks (deleted). */
+  apply(changed: Iterable<number>, rows: readonly EventListRow[]): void {
+    const moved = new Set<number>()
+    const found = new Set(rows.map((r) => r.id))
+    for (const id of changed) {
+      const slot = this.slotOf.get(id)
+      if (slot === undefined) continue
+      moved.add(slot)
+      if (!found.has(id)) {
+        this.slotOf.delete(id)
+        this.termsLive -= this.termCount.data[slot] as number
+        this.termCount.set(slot, 0)
+        this.text[slot] = ''
+        this.free.push(slot)
+      }
+    }
+    const placed: number[] = []
+    for (const row of rows) {
+      let slot = this.slotOf.get(row.id)
+      if (slot === undefined) {
+        slot = this.free.pop() ?? this.slots++
+        this.slotOf.set(row.id, slot)
+      }
+      moved.add(slot)
+      placed.push(slot)
+      this.write(slot, row)
+    }
+    for (const entry of this.slotSets.values()) {
+      entry.bits = this.fitted(entry.bits)
+      for (const slot of moved) setBit(entry.bits, slot, entry.test(slot))
+    }
+    if (this.termPoolUsed > 2 * this.termsLive + 4096) this.compactTerms()
+    const kept = this.order.filter((slot) => !moved.has(slot))
+    placed.sort((a, b) => this.compare(a, b))
+    const order = new Int32Array(kept.length + placed.length)
+    let i = 0
+    let j = 0
+    let k = 0
+    while (i < kept.length && j < placed.length) {
+      const a = kept[i] as number
+      const b = placed[j] as number
+      if (this.compare(a, b) <= 0) {
+        order[k++] = a
+        i++
+      } else {
+        order[k++] = b
+        j++
+      }
+    }
+    order.set(kept.subarray(i), k)
+    order.set(placed.slice(j), k + kept.length - i)
+    this.order = order
+  }
+
+  private write(slot: number, row: EventListRow): void {
+    const startMs = Number(row.start_ms)
+    const endMs = Number(row.end_ms)
+    this.id.set(slot, row.id)
+    this.startMs.set(slot, startMs)
+    this.startUs.set(slot, Number(row.start_us))
+    this.end.set(slot, endKey(endMs, Number(row.end_us)))
+    this.status.set(slot, STATUS_CODE.get(row.status) ?? 255)
+    this.flags.set(
+      slot,
+      (row.hide_from_listings ? HIDDEN : 0) |
+        (row.featured ? FEATURED : 0) |
+        (row.ticketed ? TICKETED : 0) |
+        (row.sticky ? STICKY : 0) |
+        (row.protected ? PROTECTED : 0),
+    )
+    this.postParent.set(slot, row.post_parent ?? Number.NaN)
+    this.venue.set(slot, row.venue_id ?? 0)
+    this.termsLive += row.term_ids.length - (this.termCount.data[slot] ?? 0)
+    this.termStart.set(slot, this.termPoolUsed)
+    this.termCount.set(slot, row.term_ids.length)
+    for (const id of row.term_ids) this.termPool.set(this.termPoolUsed++, id)
+    this.text[slot] = row.search_text
+    const duration = endMs - startMs + 1
+    if (duration > this.maxDurationMs) this.maxDurationMs = duration
+  }
+
+  /** Rewrites the term pool without the lists of replaced and deleted events. */
+  private compactTerms(): void {
+    const pool = growable((n) => new Int32Array(n))
+    let used = 0
+    for (const slot of this.slotOf.values()) {
+      const start = this.termStart.data[slot] as number
+      const count = this.termCount.data[slot] as number
+      this.termStart.set(slot, used)
+      for (let i = 0; i < count; i++) pool.set(used++, this.termPool.data[start + i] as number)
+    }
+    this.termPool = pool
+    this.termPoolUsed = used
+  }
+
+  /** `bits` with room for every slot (a copy when it had to grow). */
+  private fitted(bits: Uint32Array): Uint32Array {
+    const words = (this.slots >>> 5) + 1
+    if (bits.length >= words) return bits
+    const wide = new Uint32Array(words * 2)
+    wide.set(bits)
+    return wide
+  }
+
+  /** Words of a bit set covering every slot. */
+  get setWords(): number {
+    return (this.slots >>> 5) + 1
+  }
+
+  private slotSet(key: string, test: SlotTest): Uint32Array {
+    let entry = this.slotSets.get(key)
+    if (!entry) {
+      entry = { bits: new Uint32Array(this.setWords), test }
+      for (const slot of this.slotOf.values()) if (test(slot)) setBit(entry.bits, slot, true)
+      this.slotSets.set(key, entry)
+    }
+    return entry.bits
+  }
+
+  /** The slots whose search text contains `word`. */
+  slotsContaining(word: string): Uint32Array {
+    return this.slotSet(`w:${word}`, (slot) => (this.text[slot] as string).includes(word))
+  }
+
+  /** The slots of events carrying term `id`. */
+  slotsWithTerm(id: number): Uint32Array {
+    return this.slotSet(`t:${id}`, (slot) => {
+      const start = this.termStart.data[slot] as number
+      const end = start + (this.termCount.data[slot] as number)
+      for (let t = start; t < end; t++) if (this.termPool.data[t] === id) return true
+      return false
+    })
+  }
+
+  /** List order: start (ms, then µs), then id. */
+  private compare(a: number, b: number): number {
+    const ms = this.startMs.data
+    const us = this.startUs.data
+    const id = this.id.data
+    return (
+      (ms[a] as number) - (ms[b] as number) ||
+      (us[a] as number) - (us[b] as number) ||
+      (id[a] as number) - (id[b] as number)
+    )
+  }
+
+  /** First position in list order whose start is at or after `ms` + `us` microseconds. */
+  firstStartingAt(ms: number, us: number): number {
+    const startMs = this.startMs.data
+    const startUs = this.startUs.data
+    let lo = 0
+    let hi = this.order.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const slot = this.order[mid] as number
+      const c = (startMs[slot] as number) - ms || (startUs[slot] as number) - us
+      if (c < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
