@@ -6,7 +6,7 @@ import { errorResponse } from './error-response.js'
 import { HttpError } from './http-error.js'
 import { createKcoreApi, type KcoreApiOptions } from './kcore/index.js'
 import { mountApi } from './mount-api.js'
-import { atPublicOrigin, DEFAULT_PUBLIC_URL, parsePublicUrl } from './public-url.js'
+import { DEFAULT_PUBLIC_URL, parsePublicUrl } from './public-url.js'
 import { MAX_BODY_BYTES } from './read-json-body.js'
 import type { Api } from './route.js'
 
@@ -84,7 +84,7 @@ export function createHandler(options: HandlerOptions): Handler {
       const page = target ? undefined : await explorer?.(request)
       if (page) return page
       if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
-      return await target.fetch(request)
+      return await target.fetch(request, publicOrigin())
     } catch (error) {
       if (!(error instanceof HttpError)) options.onError?.(error)
       return errorResponse(error, style)
@@ -94,9 +94,8 @@ export function createHandler(options: HandlerOptions): Handler {
   const handler = async (incoming: Request): Promise<Response> => {
     const started = performance.now()
     const isHead = incoming.method === 'HEAD'
-    const atOrigin = atPublicOrigin(incoming, publicOrigin())
     // HEAD runs the GET and drops its body here, so every header (Content-Length too) is the GET's.
-    const request = isHead ? new Request(atOrigin, { method: 'GET' }) : atOrigin
+    const request = isHead ? new Request(incoming, { method: 'GET' }) : incoming
     let response = corsPair?.preflight(request) ?? conditional(request, await route(request))
     if (corsPair) {
       response = corsPair.corsify(response, request)

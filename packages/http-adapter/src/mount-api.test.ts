@@ -60,7 +60,8 @@ api.routes.push(
 )
 const errors: unknown[] = []
 const fetch = mountApi(api, (error) => errors.push(error))
-const call = (path: string, init?: RequestInit) => fetch(new Request(`http://x${path}`, init))
+const call = (path: string, init?: RequestInit) =>
+  fetch(new Request(`http://x${path}`, init), 'http://x')
 
 describe('mountApi', () => {
   it('validates params and query and passes typed values', async () => {

@@ -7,7 +7,8 @@ import { queryKey } from './query-key.js'
 import { readJsonBody } from './read-json-body.js'
 import type { Api, InputPart, Route } from './route.js'
 
-type ApiFetch = (request: Request) => Promise<Response>
+/** Answers `request`, building every link on `origin` (the public one, never the request's). */
+type ApiFetch = (request: Request, origin: string) => Promise<Response>
 
 /**
  * Builds the router of one API: every route with its validation, then a 405 (with `Allow`)
@@ -30,7 +31,8 @@ export function mountApi(api: Api, onError?: (error: unknown) => void): ApiFetch
     methodsByPath.set(r.path, methods)
     router[r.method.toLowerCase() as 'get'](
       r.path,
-      (request: Request & { params: Record<string, string> }) => runRoute(api, r, request),
+      (request: Request & { params: Record<string, string> }, origin: string) =>
+        runRoute(api, r, request, origin),
     )
   }
   for (const [path, methods] of methodsByPath) {
@@ -55,12 +57,27 @@ export function mountApi(api: Api, onError?: (error: unknown) => void): ApiFetch
       `No route for ${request.method} ${new URL(request.url).pathname}`,
     )
   })
-  return async (request) => (await router.fetch(request)) as Response
+  return async (request, origin) => (await router.fetch(request, origin)) as Response
 }
 
-async function runRoute(api: Api, r: Route, request: Request & { params: Record<string, string> }) {
-  r.authorize?.(request)
+/**
+ * The request's path and query under `origin`, so neither the `Host` header nor the URL the
+ * host built from it can steer a link. The request itself stays as it came: rebuilding it
+ * would turn a host's lightweight request (@hono/node-server) into a full one, twice.
+ */
+function publicUrlOf(request: Request, origin: string): URL {
   const url = new URL(request.url)
+  return url.origin === origin ? url : new URL(`${origin}${url.pathname}${url.search}`)
+}
+
+async function runRoute(
+  api: Api,
+  r: Route,
+  request: Request & { params: Record<string, string> },
+  origin: string,
+) {
+  r.authorize?.(request)
+  const url = publicUrlOf(request, origin)
   const params = validate(api, 'params', r.params, decodeParams(request.params))
   const query = validate(api, 'query', r.query, queryObject(url))
   const body = r.body ? validate(api, 'body', r.body, await readJsonBody(request)) : undefined

@@ -25,22 +25,3 @@ export function parsePublicUrl(value: string): string {
 
 /** Links when no public URL is configured (the CLI passes `http://localhost:PORT`). */
 export const DEFAULT_PUBLIC_URL = 'http://localhost'
-
-/**
- * The request as the APIs see it: its path and query under the public origin, so neither the
- * `Host` header nor the URL the host built from it can steer a link.
- */
-export function atPublicOrigin(request: Request, origin: string): Request {
-  const url = new URL(request.url)
-  if (url.origin === origin) return request
-  const init: RequestInit & { duplex?: 'half' } = {
-    method: request.method,
-    headers: request.headers,
-    signal: request.signal,
-  }
-  if (request.body) {
-    init.body = request.body
-    init.duplex = 'half'
-  }
-  return new Request(`${origin}${url.pathname}${url.search}`, init)
-}

@@ -7,7 +7,7 @@ import { mountApi } from '../src/mount-api.js'
 const api = createCalApi({ store: {} as CalStore, tokens: [] })
 const fetch = mountApi(api)
 const get = async (path: string) => {
-  const res = await fetch(new Request(`https://cal.test${path}`))
+  const res = await fetch(new Request(`https://cal.test${path}`), 'https://cal.test')
   return { status: res.status, body: await res.json() }
 }
 

@@ -6,12 +6,15 @@ import { type KcoreSchema, shellTable } from './schema.js'
 /**
  * The shell indices of one stored snapshot, in memory. `shells[slot]` is the shell index + 1 of
  * the AS in that slot of the model's ASN dictionary (0: absent from the snapshot; slots past
- * the end are absent too). One byte per AS unless a shell index reaches 255.
+ * the end are absent too). One byte per AS: {@link WIDE} sends a shell index from 254 up to
+ * `wide` (every column the same array type, so the read loop stays monomorphic).
  */
 interface SnapshotColumn {
   date: string
   maxShell: number
-  shells: Uint8Array | Uint16Array
+  shells: Uint8Array
+  /** Shell index + 1 by slot, for the slots marked {@link WIDE}. */
+  wide: Map<number, number>
   /** The column's points by shell index, made on first use and shared (frozen) by every read. */
   points: TrendPoint[]
 }
@@ -25,6 +28,9 @@ interface ListedSnapshot {
 }
 
 const STAMP = sql`extract(epoch from n.ingested_at)::text`
+
+/** The byte of a shell index too large for one (its value is in the column's `wide`). */
+const WIDE = 0xff
 
 /**
  * Snapshots loaded per catch-up step (one statement each). Small, because PGlite has one
@@ -75,16 +81,19 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
       group by n.date`.execute(db)
     if (rows.length === 0) return undefined
     const numbers = rows[0]!.pairs ? rows[0]!.pairs.split(' ') : []
-    let wide = false
     const pairs: number[] = []
     for (let i = 0; i < numbers.length; i += 2) {
-      const shell = Number(numbers[i + 1])
-      pairs.push(slotOf(Number(numbers[i])), shell + 1)
-      if (shell + 1 > 0xff) wide = true
+      pairs.push(slotOf(Number(numbers[i])), Number(numbers[i + 1]) + 1)
     }
-    const shells = wide ? new Uint16Array(slots.size) : new Uint8Array(slots.size)
-    for (let i = 0; i < pairs.length; i += 2) shells[pairs[i]!] = pairs[i + 1]!
-    return { date: row.date, maxShell: row.max_shell_index, shells, points: [] }
+    const shells = new Uint8Array(slots.size)
+    const wide = new Map<number, number>()
+    for (let i = 0; i < pairs.length; i += 2) {
+      const slot = pairs[i]!
+      const value = pairs[i + 1]!
+      if (value >= WIDE) wide.set(slot, value)
+      shells[slot] = Math.min(value, WIDE)
+    }
+    return { date: row.date, maxShell: row.max_shell_index, shells, wide, points: [] }
   }
 
   /**
@@ -157,6 +166,11 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
     ): TrendView | undefined {
       if (ready?.revision !== revision) return undefined
       const list = ready.byVersion.get(ipVersion) ?? []
+      // The columns are in date order: the range is a span of them.
+      const start = range?.start
+      const end = range?.end
+      const from = start === undefined ? 0 : firstIndex(list, (c) => c.date >= start)
+      const to = end === undefined ? list.length : firstIndex(list, (c) => c.date > end)
       const trends = new Map<number, TrendPoint[]>()
       const known = new Set<number>()
       for (const asn of asns) {
@@ -165,21 +179,36 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
         trends.set(asn, points)
         const slot = slots.get(asn)
         if (slot === undefined) continue
-        for (const column of list) {
-          const value = column.shells[slot] ?? 0
+        let stored = false
+        for (let i = 0; i < list.length; i++) {
+          const column = list[i]!
+          let value = column.shells[slot] ?? 0
           if (value === 0) continue
-          known.add(asn)
-          if (range?.start !== undefined && column.date < range.start) continue
-          if (range?.end !== undefined && column.date > range.end) continue
+          stored = true
+          if (i < from || i >= to) continue
+          if (value === WIDE) value = column.wide.get(slot) ?? WIDE
           const shell = value - 1
           points.push((column.points[shell] ??= pointOf(column, shell)))
         }
+        if (stored) known.add(asn)
       }
       const dateRange = list.length ? { earliest: list[0]!.date, latest: list.at(-1)!.date } : null
       return { dateRange, trends, known }
     },
     advance,
   }
+}
+
+/** The first index of `list` (sorted so `test` is false, then true) where `test` holds. */
+function firstIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (test(list[mid]!)) hi = mid
+    else lo = mid + 1
+  }
+  return lo
 }
 
 /**
