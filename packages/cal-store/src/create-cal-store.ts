@@ -1,4 +1,4 @@
-import { type Database, sharedReads } from '@kcore/db'
+import { type Database, revisionReads } from '@kcore/db'
 import { sql } from 'kysely'
 import type { CalStore } from './cal-store.js'
 import type { ListModelOptions } from './event-list-model.js'
@@ -6,7 +6,7 @@ import { createEventRepository } from './event-repository.js'
 import type { ListCacheOptions } from './list-cache.js'
 import { migrateCalStore } from './migrate.js'
 import { createOrganizerRepository } from './organizer-repository.js'
-import { queryRevision } from './revision.js'
+import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
 import { createTermRepository } from './term-repository.js'
@@ -38,7 +38,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
   const ctx: StoreContext = {
     db,
     now: options.now ?? (() => new Date()),
-    revision: sharedReads(() => queryRevision(db)),
+    revision: revisionReads(database, REVISION_CHANNEL, () => queryRevision(db)),
   }
   return {
     dialect: database.dialect,

@@ -1,4 +1,6 @@
+import { dropNotifyOnChange, notifyOnChange } from '@kcore/db'
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely'
+import { REVISION_CHANNEL } from './revision.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'cal_migration'
@@ -567,6 +569,19 @@ const eventChangeLog: Migration = {
   },
 }
 
+/**
+ * Every change of the revision notifies {@link REVISION_CHANNEL} at commit, so a process that
+ * sees every commit (PGlite) can keep the revision in memory until it moves (`revisionReads`).
+ */
+const revisionNotify: Migration = {
+  async up(db: AnyDb) {
+    await notifyOnChange(db, 'cal_revision', REVISION_CHANNEL)
+  },
+  async down(db: AnyDb) {
+    await dropNotifyOnChange(db, 'cal_revision')
+  },
+}
+
 /** The migrations of `@cal/store`, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -578,6 +593,7 @@ export const migrations: Record<string, Migration> = {
   '0007_revision': revision,
   '0010_list_sync': listSync,
   '0011_event_change_log': eventChangeLog,
+  '0012_revision_notify': revisionNotify,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

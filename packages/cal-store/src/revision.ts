@@ -1,5 +1,8 @@
 import type { CalDb } from './store-context.js'
 
+/** The channel `cal_revision` notifies on every change (migration 0012). */
+export const REVISION_CHANNEL = 'cal_revision'
+
 /**
  * The committed data revision `cal_revision.n` (one single-row read): moved by every
  * transaction that changes a calendar table (migration 0007).

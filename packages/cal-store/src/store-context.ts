@@ -14,7 +14,7 @@ export interface StoreContext {
   readonly now: () => Date
   /**
    * The committed data revision (`cal_revision.n`), never older than the call; concurrent
-   * callers share reads (`sharedReads`).
+   * callers share reads, and on PGlite it is kept until a commit moves it (`revisionReads`).
    */
   readonly revision: () => Promise<number>
 }

@@ -617,6 +617,7 @@ describe.each(testDatabases())('cal store migrations on $name', ({ open }) => {
         '0007_revision',
         '0010_list_sync',
         '0011_event_change_log',
+        '0012_revision_notify',
       ])
       // pg_trgm is there on both engines (PGlite bundles it), so search has its index.
       const { rows: indexes } = await sql<{ indexname: string }>`

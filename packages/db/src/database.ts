@@ -28,6 +28,14 @@ export interface Database {
    * process sharing the database and dies with a crashed holder. PGlite: in-process.
    */
   tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>>
+  /**
+   * Runs `onNotify` on every `NOTIFY channel`, where a notification is known to arrive before
+   * the commit that sent it returns to its caller: PGlite, whose every commit passes through
+   * this object (one owner per data directory). Absent on PostgreSQL, where other processes
+   * commit too and their notifications arrive some time after, so they cannot prove a cached
+   * value fresh. Resolves once listening; the result stops it.
+   */
+  readonly listenInProcess?: (channel: string, onNotify: () => void) => Promise<() => void>
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>
   /** Closes every connection. Further use fails. */

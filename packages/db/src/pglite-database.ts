@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { Kysely } from 'kysely'
+import { Kysely, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { lockDataDir } from './data-dir-lock.js'
 import type { Database, LockResult, NoTables } from './database.js'
@@ -42,6 +42,28 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
   }
   const db = new Kysely<NoTables>({ dialect: new PGliteDialect(pglite) })
   const held = new Set<string>()
+  const listeners = new Map<string, Set<() => void>>()
+  // PGlite queues these in the commit's own parse, so they run before its caller resumes.
+  pglite.onNotification((channel) => {
+    for (const onNotify of listeners.get(channel) ?? []) onNotify()
+  })
+
+  async function listenInProcess(channel: string, onNotify: () => void) {
+    let set = listeners.get(channel)
+    if (!set) listeners.set(channel, (set = new Set()))
+    set.add(onNotify)
+    try {
+      // Through Kysely, which queues it behind any open transaction (a LISTEN run inside one
+      // that then rolled back would be undone, and nothing would ever notify).
+      await sql`listen ${sql.id(channel)}`.execute(db)
+    } catch (error) {
+      set.delete(onNotify)
+      throw error
+    }
+    return () => {
+      set.delete(onNotify)
+    }
+  }
 
   async function tryWithLock<T>(name: string, fn: () => Promise<T>): Promise<LockResult<T>> {
     if (held.has(name)) return { acquired: false }
@@ -57,6 +79,7 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
     db,
     dialect: 'pglite',
     tryWithLock,
+    listenInProcess,
     async ping() {
       try {
         await pglite.query('select 1')

@@ -129,6 +129,13 @@ export interface KcoreStore {
    */
   ingest(snapshot: NewSnapshot): Promise<void>
   /**
+   * Brings the in-memory trend read model to the stored revision now instead of a step beside
+   * each of the first reads (resolves at once with `trendReadModel: false`). A host may await
+   * it before serving, so no client waits on the load; a read that finds the model behind a
+   * later ingest still answers from SQL while it catches up.
+   */
+  loadTrendModel(): Promise<void>
+  /**
    * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
    * (inclusive; omitted ends are open). The map has a key for every requested ASN, with an
    * empty array where the AS has no point in the range.

@@ -1,5 +1,5 @@
 import type { Database } from '@kcore/db'
-import { sharedReads } from '@kcore/db'
+import { revisionReads } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
 import { ingestSnapshot } from './ingest-snapshot.js'
 import type { DateRange, KcoreStore, KcoreStoreOptions, TrendView } from './kcore-store-types.js'
@@ -18,7 +18,7 @@ import {
 } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { queryTrends } from './query-trends.js'
-import { queryRevision } from './revision.js'
+import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 import { createTrendReadModel } from './trend-read-model.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
@@ -35,8 +35,9 @@ import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 export function createKcoreStore(database: Database, options: KcoreStoreOptions = {}): KcoreStore {
   const db = database.db.withTables<KcoreSchema>()
   const model = options.trendReadModel === false ? undefined : createTrendReadModel(db)
-  // Every trend read and conditional GET asks for it: concurrent askers share round trips.
-  const revision = sharedReads(() => queryRevision(db))
+  // Every trend read and conditional GET asks for it: concurrent askers share round trips, and
+  // on PGlite it is kept in memory until a commit moves it.
+  const revision = revisionReads(database, REVISION_CHANNEL, () => queryRevision(db))
 
   /**
    * Answers from the read model when it is at the stored revision, else with `sql` while the
@@ -69,6 +70,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     tryWithLock: (name, fn) => database.tryWithLock(name, fn),
     migrate: () => migrateKcoreStore(db),
     ingest: (snapshot) => ingestSnapshot(db, snapshot),
+    loadTrendModel: async () => model?.catchUp(),
     trends: (ipVersion, asns, range) =>
       read(
         ipVersion,

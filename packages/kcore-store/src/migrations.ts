@@ -1,4 +1,6 @@
+import { dropNotifyOnChange, notifyOnChange } from '@kcore/db'
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely'
+import { REVISION_CHANNEL } from './revision.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'kcore_migration'
@@ -113,11 +115,25 @@ const provenance: Migration = {
   },
 }
 
+/**
+ * Every change of the revision notifies {@link REVISION_CHANNEL} at commit, so a process that
+ * sees every commit (PGlite) can keep the revision in memory until it moves (`revisionReads`).
+ */
+const revisionNotify: Migration = {
+  async up(db: AnyDb) {
+    await notifyOnChange(db, 'kcore_revision', REVISION_CHANNEL)
+  },
+  async down(db: AnyDb) {
+    await dropNotifyOnChange(db, 'kcore_revision')
+  },
+}
+
 /** The migrations of `@kcore/store`, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_revision': revision,
   '0003_provenance': provenance,
+  '0004_revision_notify': revisionNotify,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

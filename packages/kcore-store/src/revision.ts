@@ -1,6 +1,9 @@
 import { type Kysely, sql } from 'kysely'
 import type { KcoreSchema } from './schema.js'
 
+/** The channel `kcore_revision` notifies on every change (migration 0004). */
+export const REVISION_CHANNEL = 'kcore_revision'
+
 /** Bumps the data revision; call it inside the transaction that changes stored data. */
 export async function bumpRevision(trx: Kysely<KcoreSchema>): Promise<void> {
   await sql`update kcore_revision set revision = revision + 1`.execute(trx)

@@ -86,6 +86,64 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
     }
   }, 300_000)
 
+  it('keeps a version unchanged by an ingest of the other, with the new ASes absent from it', async () => {
+    const database = await open()
+    const sqlStore = createKcoreStore(database, { trendReadModel: false })
+    await sqlStore.migrate()
+    const model = createTrendReadModel(database.db as never)
+    const ingest = (ipVersion: IpVersion, shells: [number, number][]) =>
+      sqlStore.ingest({
+        ipVersion,
+        date: '2001-01-01',
+        decomposition: decomposition(shells),
+        linkCount: 1,
+      })
+    try {
+      await ingest('ipv4', [[701, 2]])
+      const q = { ipVersion: 'ipv4' as const, asns: [701, 64512, 4294967295] }
+      await modelView(sqlStore, model, q)
+      // Slots for 64512 and 4294967295 come after the IPv4 rows were laid out.
+      await ingest('ipv6', [
+        [64512, 300],
+        [4294967295, 1],
+      ])
+      for (const ipVersion of ['ipv4', 'ipv6'] as const) {
+        expect(await modelView(sqlStore, model, { ...q, ipVersion })).toEqual(
+          await sqlStore.trendView(ipVersion, q.asns),
+        )
+      }
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('catches up in one call, over more snapshots than one step loads', async () => {
+    const database = await open()
+    const sqlStore = createKcoreStore(database, { trendReadModel: false })
+    await sqlStore.migrate()
+    const model = createTrendReadModel(database.db as never)
+    try {
+      const dates = Array.from({ length: 13 }, (_, i) => `${2001 + i}-01-01`)
+      for (const [i, date] of dates.entries()) {
+        await sqlStore.ingest({
+          ipVersion: 'ipv4',
+          date,
+          decomposition: decomposition([[701, i]]),
+          linkCount: 1,
+        })
+      }
+      const revision = await sqlStore.revision()
+      expect(model.view(revision, 'ipv4', [701])).toBeUndefined()
+      await Promise.all([model.catchUp(), model.advance(), model.catchUp()])
+      const view = model.view(revision, 'ipv4', [701])
+      expect(view?.trends.get(701)?.map((p) => p.date)).toEqual(dates)
+      // A store without a model has nothing to load.
+      await expect(sqlStore.loadTrendModel()).resolves.toBeUndefined()
+    } finally {
+      await database.close()
+    }
+  })
+
   it("sees another connection's ingest on the next read (the revision, not time)", async () => {
     const database = await open()
     const reader = createKcoreStore(database)

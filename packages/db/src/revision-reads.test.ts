@@ -1,0 +1,133 @@
+import fc from 'fast-check'
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import type { Database } from './database.js'
+import { notifyOnChange, revisionReads } from './revision-reads.js'
+import { testDatabases } from './testing.js'
+
+const tick = () => new Promise((r) => setImmediate(r))
+
+async function revisionTable(database: Database) {
+  await sql`create table r (id boolean primary key default true, n int not null)`.execute(
+    database.db,
+  )
+  await sql`insert into r (n) values (0)`.execute(database.db)
+  await notifyOnChange(database.db, 'r', 'r_changed')
+  let reads = 0
+  const query = async () => {
+    reads++
+    const { rows } = await sql<{ n: number }>`select n from r`.execute(database.db)
+    return rows[0]!.n
+  }
+  return {
+    query,
+    get reads() {
+      return reads
+    },
+    bump: () => sql`update r set n = n + 1`.execute(database.db),
+  }
+}
+
+describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
+  it('never answers older than a commit that returned before the call', async () => {
+    const database = await open()
+    try {
+      const table = await revisionTable(database)
+      // Steps biased to the edges: writes right before and after calls, in committed and
+      // rolled-back transactions, calls in flight across a commit, many callers at once.
+      const step = fc.constantFrom(
+        'call',
+        'calls',
+        'bump',
+        'trx',
+        'rollback',
+        'tick',
+        'hold',
+        'release',
+      )
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), async (script) => {
+          // 'hold' calls and keeps the read it starts (if any) in flight after its query, across
+          // the steps that follow, until a 'release'.
+          let holdNext = false
+          const held: (() => void)[] = []
+          const reads = revisionReads(database, 'r_changed', async () => {
+            const n = await table.query()
+            if (holdNext) {
+              holdNext = false
+              await new Promise<void>((resolve) => held.push(resolve))
+            }
+            return n
+          })
+          const checks: Promise<void>[] = []
+          const call = async (count: number) => {
+            const floor = await table.query()
+            for (let i = 0; i < count; i++) {
+              checks.push(reads().then((got) => expect(got).toBeGreaterThanOrEqual(floor)))
+            }
+          }
+          for (const s of script) {
+            if (s === 'call') await call(1)
+            else if (s === 'calls') await call(10)
+            else if (s === 'bump') await table.bump()
+            else if (s === 'trx' || s === 'rollback') {
+              await database.db
+                .transaction()
+                .execute(async (trx) => {
+                  await sql`update r set n = n + 1`.execute(trx)
+                  if (s === 'rollback') throw new Error('rolled back')
+                })
+                .catch(() => {})
+            } else if (s === 'tick') await tick()
+            else if (s === 'hold') {
+              holdNext = true
+              const before = held.length
+              await call(1)
+              for (let i = 0; i < 20 && held.length === before; i++) await tick()
+              holdNext = false
+            } else held.shift()?.()
+          }
+          holdNext = false
+          for (const release of held) release()
+          await Promise.all(checks)
+          expect(await reads()).toBe(await table.query())
+        }),
+        { numRuns: 40 },
+      )
+    } finally {
+      await database.close()
+    }
+  })
+
+  it(
+    name === 'pglite'
+      ? 'costs no query while nothing is written (PGlite sees every commit)'
+      : 'reads the database on every call (other processes commit unseen)',
+    async () => {
+      const database = await open()
+      try {
+        const table = await revisionTable(database)
+        const reads = revisionReads(database, 'r_changed', table.query)
+        for (let i = 0; i < 5; i++) expect(await reads()).toBe(0)
+        const before = table.reads
+        for (let i = 0; i < 5; i++) expect(await reads()).toBe(0)
+        expect(table.reads - before).toBe(name === 'pglite' ? 0 : 5)
+        await table.bump()
+        expect(await reads()).toBe(1)
+        // A rollback notifies nothing, and changes nothing either.
+        await database.db
+          .transaction()
+          .execute(async (trx) => {
+            await sql`update r set n = 5`.execute(trx)
+            throw new Error('rolled back')
+          })
+          .catch(() => {})
+        const afterRollback = table.reads
+        expect(await reads()).toBe(1)
+        expect(table.reads - afterRollback).toBe(name === 'pglite' ? 0 : 1)
+      } finally {
+        await database.close()
+      }
+    },
+  )
+})

@@ -1,0 +1,69 @@
+import { type Kysely, sql } from 'kysely'
+import type { Database } from './database.js'
+import { sharedReads } from './shared-reads.js'
+
+/**
+ * Reads of a stored data revision for callers that must never see one older than a commit that
+ * returned before they asked. Concurrent callers share round trips ({@link sharedReads}); where
+ * the database delivers notifications before the notifying commit returns
+ * ({@link Database.listenInProcess}: PGlite), the value is also kept until `channel` is notified,
+ * so reading it costs no query while nothing is written. The revision's table must notify
+ * `channel` on every change: {@link notifyOnChange} in the store's migrations.
+ */
+export function revisionReads<T>(
+  database: Database,
+  channel: string,
+  read: () => Promise<T>,
+): () => Promise<T> {
+  const shared = sharedReads(read)
+  const listen = database.listenInProcess
+  if (!listen) return shared
+  let generation = 0
+  let kept: { generation: number; value: Promise<T> } | undefined
+  let listening: Promise<unknown> | undefined
+  return async () => {
+    listening ??= listen(channel, () => {
+      generation++
+    }).catch((error: unknown) => {
+      listening = undefined
+      throw error
+    })
+    await listening
+    if (kept?.generation === generation) return kept.value
+    // Kept under the generation current when it was asked for: a notification while it is in
+    // flight retires it, since it may have been read before that commit.
+    const value = shared()
+    const entry = { generation, value }
+    kept = entry
+    value.catch(() => {
+      if (kept === entry) kept = undefined
+    })
+    return value
+  }
+}
+
+/**
+ * Migration step: every statement that changes `table` notifies `channel` (delivered at commit,
+ * never for a rollback). With no listener PostgreSQL drops the notification.
+ */
+export async function notifyOnChange<DB>(
+  db: Kysely<DB>,
+  table: string,
+  channel: string,
+): Promise<void> {
+  const fn = sql.id(`${table}_notify`)
+  await sql`create function ${fn}() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify(${sql.lit(channel)}, '');
+      return null;
+    end $$`.execute(db)
+  await sql`create trigger ${fn} after insert or update or delete or truncate on ${sql.table(table)}
+    for each statement execute function ${fn}()`.execute(db)
+}
+
+/** Undoes {@link notifyOnChange}. */
+export async function dropNotifyOnChange<DB>(db: Kysely<DB>, table: string): Promise<void> {
+  const fn = sql.id(`${table}_notify`)
+  await sql`drop trigger ${fn} on ${sql.table(table)}`.execute(db)
+  await sql`drop function ${fn}()`.execute(db)
+}
