@@ -32,3 +32,12 @@ export function jsonTextResponse(
     },
   })
 }
+
+/** A response of JSON already encoded as UTF-8, with the house content type and its length. */
+export function jsonBytesResponse(bytes: Uint8Array<ArrayBuffer>, status = 200): Response {
+  // Bytes go to the socket as they are (a host's lightweight Response writes them directly).
+  return new Response(bytes, {
+    status,
+    headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(bytes.byteLength) },
+  })
+}

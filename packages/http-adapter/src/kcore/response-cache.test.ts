@@ -5,7 +5,7 @@ function setup(maxSize = 1_000, revalidateMs = 100) {
   let time = 0
   let stamp = 'a'
   let stampReads = 0
-  const cache = createResponseCache({
+  const cache = createResponseCache<string>({
     maxSize,
     revalidateMs,
     clock: () => time,

@@ -1,6 +1,6 @@
 /** Options of {@link createResponseCache}. */
 export interface ResponseCacheOptions {
-  /** Upper bound of the cached bodies' total length (UTF-16 code units ≈ bytes of JSON). */
+  /** Upper bound of the cached bodies' total length (bytes of JSON). */
   maxSize: number
   /** How often (ms) the data stamp is re-read to notice changes made by other processes. */
   revalidateMs: number
@@ -17,16 +17,18 @@ export interface ResponseCacheOptions {
  * within `revalidateMs`). Concurrent misses of one key share one computation, and a
  * computation that started before a clear is never stored.
  */
-export interface ResponseCache {
-  get(key: string, compute: () => Promise<string>): Promise<string>
+export interface ResponseCache<Body extends { readonly length: number } = Uint8Array<ArrayBuffer>> {
+  get(key: string, compute: () => Promise<Body>): Promise<Body>
   clear(): void
 }
 
 /** A {@link ResponseCache}. */
-export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+export function createResponseCache<
+  Body extends { readonly length: number } = Uint8Array<ArrayBuffer>,
+>(options: ResponseCacheOptions): ResponseCache<Body> {
   const clock = options.clock ?? (() => performance.now())
-  const entries = new Map<string, string>()
-  const pending = new Map<string, Promise<string>>()
+  const entries = new Map<string, Body>()
+  const pending = new Map<string, Promise<Body>>()
   let size = 0
   let generation = 0
   let stamp: string | undefined
@@ -57,7 +59,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     return checking
   }
 
-  function store(key: string, value: string) {
+  function store(key: string, value: Body) {
     entries.set(key, value)
     size += value.length
     for (const [oldKey, oldValue] of entries) {

@@ -1,7 +1,9 @@
 import type { TrendPoint } from '@kcore/store'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { rawRecordJson, trendPointsJson, withRawMember } from './trend-json.js'
+import { JsonBytes } from './trend-json.js'
+
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 const point = fc
   .record({
@@ -27,30 +29,38 @@ describe('trend JSON', () => {
       fc.property(
         fc.array(fc.oneof(point, fc.constantFrom(...shared)), { maxLength: 40 }),
         (points) => {
-          expect(trendPointsJson(points)).toBe(JSON.stringify(points))
-          // Again: the memoized text of frozen points must still be theirs.
-          expect(trendPointsJson(points)).toBe(JSON.stringify(points))
+          const json = () => decode(new JsonBytes().points(points).bytes())
+          expect(json()).toBe(JSON.stringify(points))
+          // Again: the memoized bytes of frozen points must still be theirs.
+          expect(json()).toBe(JSON.stringify(points))
         },
       ),
       { numRuns: 500 },
     )
   })
 
-  it('splices raw members and records in JSON.stringify order (integer keys first, ascending)', () => {
+  it('writes objects and records in JSON.stringify order (integer keys first, ascending)', () => {
     const asn = fc.oneof(fc.constantFrom(0, 1, 3356, 4294967294, 4294967295), fc.nat())
     fc.assert(
       fc.property(fc.array(asn, { minLength: 1, maxLength: 12 }), (asns) => {
-        const record: Record<string, string> = {}
+        const record: Record<string, TrendPoint[]> = {}
         const plain: Record<string, unknown> = {}
         for (const a of asns) {
-          const value = [a % 7]
-          record[String(a)] = JSON.stringify(value)
+          const value = fc.sample(fc.array(point, { maxLength: 3 }), { numRuns: 1, seed: a })[0]!
+          record[String(a)] = value
           plain[String(a)] = value
         }
-        expect(rawRecordJson(record)).toBe(JSON.stringify(plain))
         const head = { asns, ip_version: 'ipv4', date_range: { start: null, end: '2024-01-01' } }
-        expect(withRawMember(head, 'trend_data', rawRecordJson(record))).toBe(
-          JSON.stringify({ ...head, trend_data: plain }),
+        const bytes = new JsonBytes()
+          .objectWith(head, 'trend_data', (out) =>
+            out.record(record, (item, points) => item.points(points)),
+          )
+          .bytes()
+        expect(decode(bytes)).toBe(JSON.stringify({ ...head, trend_data: plain }))
+        // Non-ASCII text is measured and copied as UTF-8 bytes.
+        const text = { note: 'Zürich – 東京 😀' }
+        expect(decode(new JsonBytes().objectWith(text, 'k', (out) => out.text('[]')).bytes())).toBe(
+          JSON.stringify({ ...text, k: [] }),
         )
       }),
       { numRuns: 500 },

@@ -1,12 +1,12 @@
 import type { IpVersion } from '@kcore/engine'
-import type { TrendView } from '@kcore/store'
+import type { TrendPoint, TrendView } from '@kcore/store'
 import { HttpError } from '../http-error.js'
-import { jsonTextResponse } from '../json-response.js'
+import { jsonBytesResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
 import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
-import { rawRecordJson, trendPointsJson, withRawMember } from './trend-json.js'
+import { JsonBytes } from './trend-json.js'
 
 interface RangeAsked {
   start_date?: string | undefined
@@ -32,16 +32,20 @@ function usedRange(stored: TrendView['dateRange'], asked: RangeAsked) {
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
 
 /**
- * The answer's JSON text, from the cache when one is configured. Entries are filed under the
+ * The answer's JSON bytes, from the cache when one is configured. Entries are filed under the
  * data revision read first, so an entry holds data at least as new as its revision and an
  * ingest in any process is seen by the next request (not only after the cache revalidates).
  */
-async function cachedJson(ctx: KcoreContext, key: string, build: () => Promise<string>) {
+async function cachedJson(
+  ctx: KcoreContext,
+  key: string,
+  build: () => Promise<Uint8Array<ArrayBuffer>>,
+) {
   // Without a cache the revision is not read here: every read costs a round trip.
-  const text = ctx.cache
+  const bytes = ctx.cache
     ? await ctx.cache.get(`${await ctx.store.revision()}|${key}`, build)
     : await build()
-  return jsonTextResponse(text)
+  return jsonBytesResponse(bytes)
 }
 
 /** The canonical input of a single trend (validated, so equal answers have equal keys). */
@@ -83,7 +87,7 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
             throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
           }
           const head = { asn, ip_version: version, date_range: dateRange }
-          return withRawMember(head, 'trend_data', trendPointsJson(points))
+          return new JsonBytes().objectWith(head, 'trend_data', (out) => out.points(points)).bytes()
         })
       },
     }),
@@ -103,11 +107,14 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         return cachedJson(ctx, key, async () => {
           const view = await store.trendView(version, body.asns, rangeOf(body))
           const dateRange = usedRange(view.dateRange, body)
-          const trendData: Record<string, string> = {}
-          for (const asn of body.asns)
-            trendData[String(asn)] = trendPointsJson(view.trends.get(asn) ?? [])
+          const trendData: Record<string, readonly TrendPoint[]> = {}
+          for (const asn of body.asns) trendData[String(asn)] = view.trends.get(asn) ?? []
           const head = { asns: body.asns, ip_version: version, date_range: dateRange }
-          return withRawMember(head, 'trend_data', rawRecordJson(trendData))
+          return new JsonBytes()
+            .objectWith(head, 'trend_data', (out) =>
+              out.record(trendData, (item, points) => item.points(points)),
+            )
+            .bytes()
         })
       },
     }),
