@@ -129,9 +129,9 @@ export function createHandler(options: HandlerOptions): Handler {
  */
 async function withLength(response: Response): Promise<Response> {
   if (response.status === 204 || response.status === 304) return new Response(null, response)
-  // Measured where it was made (`jsonTextResponse`, `jsonBytesResponse`): nothing to buffer.
-  // Checked before `body` is touched: a host's lightweight Response (@hono/node-server's) then
-  // stays one, and its body goes to the socket as is instead of through a stream.
+  // Measured where it was made (`jsonTextResponse`): nothing to buffer. Checked before `body`
+  // is touched: a host's lightweight Response (@hono/node-server's) then stays one, and its
+  // body goes to the socket as is instead of through a stream.
   if (response.headers.has('content-length')) return response
   if (response.body === null) return new Response(null, response)
   const bytes = new Uint8Array(await response.arrayBuffer())

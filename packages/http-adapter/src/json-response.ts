@@ -13,31 +13,23 @@ export function jsonResponse(
 }
 
 /**
- * A response of JSON text already serialized, with the house content type and its
- * `Content-Length` (so the handler need not buffer it again to measure it).
+ * A response of JSON already serialized, as text or as its UTF-8 bytes, with the house content
+ * type and its `Content-Length` (so the handler need not buffer it again to measure it).
  */
 export function jsonTextResponse(
-  text: string,
+  json: string | Uint8Array<ArrayBuffer>,
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  // The text goes in as is (encoded once, by the Response); Buffer.byteLength measures the
-  // UTF-8 bytes without encoding them.
-  return new Response(text, {
+  // The body goes in as is (text encoded once, by the Response; bytes written directly by a
+  // host's lightweight Response); Buffer.byteLength measures text without encoding it.
+  const length = typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.byteLength
+  return new Response(json, {
     status,
     headers: {
       'content-type': JSON_CONTENT_TYPE,
-      'content-length': String(Buffer.byteLength(text, 'utf8')),
+      'content-length': String(length),
       ...headers,
     },
-  })
-}
-
-/** A response of JSON already encoded as UTF-8, with the house content type and its length. */
-export function jsonBytesResponse(bytes: Uint8Array<ArrayBuffer>, status = 200): Response {
-  // Bytes go to the socket as they are (a host's lightweight Response writes them directly).
-  return new Response(bytes, {
-    status,
-    headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(bytes.byteLength) },
   })
 }

@@ -1,7 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import type { TrendPoint, TrendView } from '@kcore/store'
 import { HttpError } from '../http-error.js'
-import { jsonBytesResponse } from '../json-response.js'
+import { jsonTextResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
@@ -45,7 +45,7 @@ async function cachedJson(
   const bytes = ctx.cache
     ? await ctx.cache.get(`${await ctx.store.revision()}|${key}`, build)
     : await build()
-  return jsonBytesResponse(bytes)
+  return jsonTextResponse(bytes)
 }
 
 /** The canonical input of a single trend (validated, so equal answers have equal keys). */
@@ -112,7 +112,7 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
           const head = { asns: body.asns, ip_version: version, date_range: dateRange }
           return new JsonBytes()
             .objectWith(head, 'trend_data', (out) =>
-              out.record(trendData, (item, points) => item.points(points)),
+              out.record(trendData, (member, points) => member.points(points)),
             )
             .bytes()
         })
