@@ -1,24 +1,41 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
-// Two sizes of the same suite (see "Tests" in the README):
+// Three sizes of one suite (see "Tests" in the README):
 // - `pnpm test` (default): every package, on PGlite and on PostgreSQL when DATABASE_URL is set,
-//   fuzz at reduced size, without the slow suites: files named `*.slow.test.ts` (child
-//   processes, other runtimes, browsers, concurrency model runs, anything over ~30 s).
-// - `pnpm test:all` (KCORE_TEST_ALL=1, what CI runs): everything, fuzz at full size.
-const all = process.env.KCORE_TEST_ALL === '1'
+//   fuzz at reduced size, without the process suites (`*.slow.test.ts`: child processes, other
+//   runtimes, browsers, concurrency model runs).
+// - `pnpm test:all` (KCORE_TEST_LEVEL=all, what CI runs): the default suites plus the process
+//   suites, fuzz at a size that fits CI with a fresh seed each run, real-file parity on a sample
+//   that rotates each run.
+// - `pnpm test:full` (KCORE_TEST_LEVEL=full): everything at full size, `*.full.test.ts` included
+//   (parity on every real file, fuzz at 10,000 runs per property).
+const level = process.env.KCORE_TEST_LEVEL ?? 'default'
 const SLOW = '**/*.slow.test.ts'
+const FULL = '**/*.full.test.ts'
 const WORKERS = Math.max(3, availableParallelism())
+const FUZZ_RUNS = { default: '300', all: '1500', full: '10000' }[level] ?? '300'
 
 // One line each for what the run leaves out, so a skip is never silent. Printed by the main
 // process only (workers load the config too).
 if (!process.env.VITEST_POOL_ID && !process.env.VITEST_WORKER_ID) {
-  if (!all) console.log(`Slow suites skipped (${SLOW}): run \`pnpm test:all\` for them`)
+  if (level === 'default') console.log(`Process suites skipped (${SLOW}): \`pnpm test:all\` runs them`)
+  if (level !== 'full') console.log(`Full-size suites skipped (${FULL}): \`pnpm test:full\` runs them`)
+  // CI runs every PostgreSQL suite: a missing DATABASE_URL there fails instead of skipping.
+  if (!process.env.DATABASE_URL && process.env.CI === 'true' && level !== 'default')
+    throw new Error('CI runs the PostgreSQL suites: set DATABASE_URL (.ci/run does)')
   if (!process.env.DATABASE_URL)
     console.log(
       'PostgreSQL tests skipped: DATABASE_URL not set (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres pnpm test)',
     )
 }
+
+const include = [
+  'packages/*/src/**/*.test.ts',
+  'packages/*/test/**/*.test.ts',
+  'examples/test/**/*.test.ts',
+]
+const exclude = ['**/node_modules/**', '**/dist/**']
 
 // Workspace packages resolve to their TypeScript sources through the "source"
 // export condition, so tests never need a build first.
@@ -26,26 +43,46 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'packages/*/test/**/*.test.ts',
-      'examples/test/**/*.test.ts',
-    ],
     // The explorer page's bundles, which the mount, bundle and browser tests serve.
     globalSetup: ['packages/explorer/test/build-page.global-setup.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', ...(all ? [] : [SLOW])],
-    env: all || process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS: '300' },
+    env: process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // The default run: Vitest's default leaves one core to its main process (one worker on a
-    // 2-core machine), but most test files wait on PostgreSQL, child processes or timers: three
-    // workers overlap those. minWorkers = maxWorkers: with fewer, tinypool's teardown of a spare
-    // worker rejects ("Terminating worker thread") and fails a green run when isolate is off.
+    // Most test files wait on PostgreSQL, child processes or timers: three workers overlap them
+    // on two cores. minWorkers = maxWorkers: with fewer, tinypool's teardown of a spare worker
+    // rejects ("Terminating worker thread") and fails a green run when isolate is off.
+    maxWorkers: WORKERS,
+    minWorkers: WORKERS,
     // Test files share their worker's module cache (no file mocks modules or globals): imports
-    // and PGlite's WebAssembly load once per worker, not once per file (collect 100 s → 18 s).
-    // `pnpm test:all` keeps Vitest's defaults (isolated files, one worker here): its process and
-    // timing suites measure what a lone process sees.
-    ...(all ? {} : { maxWorkers: WORKERS, minWorkers: WORKERS, isolate: false }),
+    // and PGlite's WebAssembly load once per worker, not once per file.
+    isolate: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include,
+          exclude: [...exclude, SLOW, ...(level === 'full' ? [] : [FULL])],
+        },
+      },
+      ...(level === 'default'
+        ? []
+        : [
+            {
+              extends: true,
+              test: {
+                // Suites that start servers, other runtimes, browsers and child processes, and
+                // measure what a lone process sees: one fork, one file at a time, after the
+                // unit files have run (in the same pool, so they never compete with them).
+                name: 'process',
+                include: [SLOW],
+                exclude,
+                poolOptions: { forks: { singleFork: true } },
+                sequence: { groupOrder: 1 },
+              },
+            },
+          ]),
+    ],
   },
 })

@@ -1,5 +1,5 @@
 import { describeGraphologyParity } from './graphology-parity.js'
 
-// One real CAIDA file of each kind (see PARITY_SAMPLE); every other file is checked by the slow
-// suites graphology-parity-1 and -2 (`pnpm test:all`).
+// One real CAIDA file of each kind (see PARITY_SAMPLE), and in `pnpm test:all` a few more picked
+// each run; `pnpm test:full` checks every file (graphology-parity.full.test.ts).
 describeGraphologyParity('sample')

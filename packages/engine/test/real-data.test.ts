@@ -5,18 +5,12 @@ import { coreNumber } from 'graphology-cores'
 import { describe, expect, it } from 'vitest'
 import { coreDecomposition, decomposeSnapshot, parseAsRel } from '../src/index.js'
 import { caidaDir, caidaFiles } from './caida-data.js'
+import { externalTool } from './external-tools.js'
 
 const referenceCores = coreNumber as unknown as (graph: Graph) => Record<string, number>
 const files = caidaFiles()
 
-function hasBzcat(): boolean {
-  try {
-    execFileSync('bzcat', ['--help'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
+const bzcat = externalTool('bzcat', ['bzcat'], ['--help'], 'apt-get install bzip2')
 
 describe('real CAIDA snapshots', () => {
   it('finds the shared data: 40 full files, IPv6 and serial-2 among them', () => {
@@ -33,10 +27,10 @@ describe('real CAIDA snapshots', () => {
     expect(decomposition.maxShell).toBe(66)
   })
 
-  it.skipIf(!hasBzcat())(
+  it.skipIf(!bzcat)(
     '2013-02-01 equals graphology-cores on a graph built without this parser (bzcat + split)',
     async () => {
-      const text = execFileSync('bzcat', [`${caidaDir}20130201.as-rel.txt.bz2`], {
+      const text = execFileSync(bzcat!, [`${caidaDir}20130201.as-rel.txt.bz2`], {
         maxBuffer: 1 << 30,
       }).toString()
       const reference = new Graph({ type: 'undirected' })

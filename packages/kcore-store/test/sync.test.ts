@@ -1,6 +1,6 @@
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   createKcoreStore,
   type KcoreStore,
@@ -185,7 +185,7 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
       provider.gate = new Promise<void>((resolve) => (release = resolve))
       const a = syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
       // Wait until the first run is inside the lock (it is fetching), then start the second.
-      while (provider.opened.length === 0) await new Promise((r) => setTimeout(r, 5))
+      await vi.waitFor(() => expect(provider.opened).not.toEqual([]), { timeout: 10_000 })
       const b = syncFromProvider({ store: otherStore, provider, ipVersions: ['ipv4'] })
       await expect(b).rejects.toBeInstanceOf(RefreshInProgressError)
       release()

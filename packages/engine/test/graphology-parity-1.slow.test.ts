@@ -1,5 +1,0 @@
-import { describeGraphologyParity } from './graphology-parity.js'
-
-// Half of the real CAIDA files outside the sample (every other one); graphology-parity-2 has the
-// rest, graphology-parity-sample.test.ts (default suite) the sample.
-describeGraphologyParity(0)
