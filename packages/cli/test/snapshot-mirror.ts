@@ -3,10 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 
-/** The shared real CAIDA folder (`/work/shared/data/caida` next to the repository). */
-export const CAIDA_DIR = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))
+import { caidaDir as CAIDA_DIR } from '../../engine/test/caida-data.js'
+
+export { CAIDA_DIR }
 
 /** A real CAIDA file of the shared folder by name, e.g. `caida('19980101.as-rel.txt.bz2')`. */
 export const caida = (name: string) => join(CAIDA_DIR, name)

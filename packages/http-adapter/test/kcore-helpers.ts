@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { Database } from '@kcore/db'
+import { pathToFileURL } from 'node:url'
 import {
   coreNumbers,
   createProvider,
@@ -12,13 +11,13 @@ import {
   type SnapshotProvider,
   toGraph,
 } from '@kcore/engine'
-import { createKcoreStore, type KcoreStore } from '@kcore/store'
-import { sql } from 'kysely'
+import type { KcoreStore } from '@kcore/store'
+import { clearKcoreTables, openStore, type TestStore } from '@kcore/store/testing'
+import { caidaDir as CAIDA_DIR } from '../../engine/test/caida-data.js'
 import { createHandler, type Handler } from '../src/index.js'
 import type { KcoreApiOptions } from '../src/kcore/index.js'
 
-/** The shared real CAIDA folder (`../shared/data/caida` from the repo root). */
-export const CAIDA_DIR = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))
+export { CAIDA_DIR }
 
 /** A real CAIDA IPv4 file by its date, e.g. `caidaFile('19980101')`. */
 export const caidaFile = (yyyymmdd: string) => join(CAIDA_DIR, `${yyyymmdd}.as-rel.txt.bz2`)
@@ -35,25 +34,10 @@ export async function expectedShell(
   return { shell: cores.get(String(asn)), max }
 }
 
-/** A migrated store on a fresh database. */
-export async function openStore(open: () => Promise<Database>): Promise<TestStore> {
-  const database = await open()
-  const store = Object.assign(createKcoreStore(database), { database })
-  await store.migrate()
-  return store
-}
-
-/** A store with its database beside it: tests read and close it (the store API does not). */
-export type TestStore = KcoreStore & { readonly database: Database }
+export { openStore, type TestStore }
 
 /** Empties every k-core table (between tests sharing one database). */
-export async function clearStore(store: TestStore): Promise<void> {
-  await sql`truncate kcore_snapshot, kcore_shell_ipv4, kcore_shell_ipv6, kcore_asn_ipv4, kcore_asn_ipv6`.execute(
-    store.database.db,
-  )
-  // Removing data is a change: readers keyed on the revision must not serve the old rows.
-  await sql`update kcore_revision set revision = revision + 1`.execute(store.database.db)
-}
+export const clearStore = (store: TestStore) => clearKcoreTables(store.database)
 
 /** A provider that offers nothing (for tests that never refresh). */
 export const emptyProvider: SnapshotProvider = {

@@ -1,6 +1,7 @@
 /**
  * `@kcore/store/testing`: what tests of the store and of its hosts share: a CAIDA provider over
- * HTTP that fails on demand, small real fixture files and table checks.
+ * HTTP that fails on demand, small real fixture files, a migrated store on a test database and
+ * table checks.
  *
  * @packageDocumentation
  */
@@ -27,3 +28,4 @@ export {
   shellPairs,
   storedShells,
 } from './testing/tables.js'
+export { openStore, type TestStore } from './testing/test-store.js'

@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url'
 import { type Database, openPostgresDatabase } from '@kcore/db'
 import type { CoreDecomposition } from '@kcore/engine'
 import { sql } from 'kysely'
-import { createKcoreStore, type KcoreStore } from '../src/index.js'
 
 export { FIXTURE, MALFORMED_FIXTURE } from '../src/testing/fixtures.js'
 export {
@@ -15,23 +14,12 @@ export {
   shellPairs,
   storedShells,
 } from '../src/testing/tables.js'
+export { openStore, type TestStore } from '../src/testing/test-store.js'
 
 /** The sample CAIDA files @kcore/service ships (`packages/service/data/`). */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../service/data/', import.meta.url))
 
-/** The shared folder of real CAIDA files (`../shared/data/caida/` next to the repository). */
-export const CAIDA_DIR = fileURLToPath(new URL('../../../../shared/data/caida/', import.meta.url))
-
-/** A migrated store on a fresh database of a `testDatabases()` entry. */
-export async function openStore(open: () => Promise<Database>): Promise<TestStore> {
-  const database = await open()
-  const store = Object.assign(createKcoreStore(database), { database })
-  await store.migrate()
-  return store
-}
-
-/** A store with its database beside it: tests read and close it (the store API does not). */
-export type TestStore = KcoreStore & { readonly database: Database }
+export { caidaDir as CAIDA_DIR } from '../../engine/test/caida-data.js'
 
 /** A temporary folder of one test file. */
 export interface TempDir {
