@@ -2,7 +2,14 @@ export { lockUntilCommit } from './advisory-lock.js'
 export type { ReleaseDataDir } from './data-dir-lock.js'
 export { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 export type { Database, DialectName, LockResult, NoTables } from './database.js'
-export type { DatabaseConfig } from './database-config.js'
+export type { DatabaseConfig, DatabaseLogger } from './database-config.js'
+export {
+  DatabaseOpenError,
+  DatabaseUnavailableError,
+  errorText,
+  isOutOfSpace,
+  StorageFullError,
+} from './database-errors.js'
 export { DatabaseConnectError, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 export { type Migrations, migrateToLatest } from './migrate.js'
 export { openDatabase } from './open-database.js'
