@@ -3,6 +3,7 @@ export type { ReleaseDataDir } from './data-dir-lock.js'
 export { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 export type { Database, DialectName, LockResult, NoTables } from './database.js'
 export type { DatabaseConfig, DatabaseLogger } from './database-config.js'
+export { DatabaseConnectError, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 export {
   DatabaseOpenError,
   DatabaseUnavailableError,
@@ -10,7 +11,6 @@ export {
   isOutOfSpace,
   StorageFullError,
 } from './database-errors.js'
-export { DatabaseConnectError, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 export { type Migrations, migrateToLatest } from './migrate.js'
 export { openDatabase } from './open-database.js'
 export { openPgliteDatabase } from './open-pglite-database.js'

@@ -39,6 +39,11 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
     const pglite = new PGlite({
       ...(dataDir ? { dataDir } : {}),
       ...(loadDataDir ? { loadDataDir } : {}),
+      // New WAL segments sparse instead of zero-filled (PostgreSQL's own setting): starting,
+      // or restarting after a failure, must switch to a new segment, which would otherwise need
+      // 16 MB free, so a nearly full disk would refuse reads too. WAL records carry checksums;
+      // zeros only reserved the space, and a write that finds none PANICs either way.
+      startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
       extensions: { pg_trgm },
       parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
     })
