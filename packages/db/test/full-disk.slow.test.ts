@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, openDatabase, StorageFullError } from '../src/index.js'
+import {
+  type Database,
+  DatabaseUnavailableError,
+  openDatabase,
+  StorageFullError,
+} from '../src/index.js'
 
 // A small tmpfs is the only honest full disk: mounting one needs root (CI runs as root).
 const mountError = (() => {
@@ -36,11 +41,8 @@ describe.skipIf(mountError !== undefined)('PGlite on a full disk', () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mountPoint])
   })
   afterAll(() => {
-    console.log(JSON.stringify(logs, null, 1), mountPoint)
-    if (!process.env.KEEP) {
-      execFileSync('umount', ['-l', mountPoint])
-      rmSync(mountPoint, { recursive: true, force: true })
-    }
+    execFileSync('umount', ['-l', mountPoint])
+    rmSync(mountPoint, { recursive: true, force: true })
   })
 
   const count = async (database: Database) =>
@@ -98,6 +100,54 @@ describe.skipIf(mountError !== undefined)('PGlite on a full disk', () => {
       expect(await count(again)).toBeGreaterThan(0)
     } finally {
       await again.close()
+    }
+  }, 120_000)
+
+  it('restarts the engine after a PANIC and serves again once space is freed', async () => {
+    const dataDir = join(mountPoint, 'panic')
+    const database = await openDatabase({ dataDir, log })
+    logs.length = 0
+    const filler = join(mountPoint, 'filler-panic')
+    try {
+      await sql`create table filling (id serial primary key, v text)`.execute(database.db)
+      await database.db.transaction().execute((trx) => FILL.execute(trx))
+      const { bavail, bsize } = statfsSync(mountPoint)
+      writeFileSync(filler, Buffer.alloc(bavail * bsize))
+      // WAL that cannot be written: PostgreSQL PANICs, PGlite's runtime aborts.
+      let failure: unknown
+      for (let i = 0; i < 60 && !failure; i++) {
+        await sql`select pg_logical_emit_message(false, 'fill', repeat(md5(random()::text), 30000), true)`
+          .execute(database.db)
+          .catch((error: unknown) => {
+            failure = error
+          })
+      }
+      expect(failure).toBeInstanceOf(StorageFullError)
+      expect(logs).toContainEqual(
+        expect.objectContaining({
+          msg: 'database disk full',
+          fields: expect.objectContaining({ restarting: true }),
+        }),
+      )
+      // Until the engine is back, reads fail as unavailable (never hang, never another error).
+      const read = () => count(database).catch((error: unknown) => error)
+      const whileFull = await read()
+      if (typeof whileFull !== 'number') expect(whileFull).toBeInstanceOf(DatabaseUnavailableError)
+
+      rmSync(filler)
+      let after: unknown
+      const deadline = Date.now() + 10_000
+      do {
+        after = await read()
+        if (typeof after !== 'number') await new Promise((r) => setTimeout(r, 200))
+      } while (typeof after !== 'number' && Date.now() < deadline)
+      expect(after).toBe(500)
+      await database.db.transaction().execute((trx) => FILL.execute(trx))
+      expect(await count(database)).toBe(1000)
+      expect(logs.map((l) => l.msg)).toContain('embedded database restarted')
+    } finally {
+      rmSync(filler, { force: true })
+      await database.close()
     }
   }, 120_000)
 
