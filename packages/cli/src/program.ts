@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { DataDirLockedError } from '@kcore/db'
+import { DataDirLockedError, errorText } from '@kcore/db'
 import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { type Config, ConfigError, type ConfigFlags, loadConfig, openStores } from '@kcore/service'
 import { ingestFile, isCalendarDate, KcoreConfigError } from '@kcore/store'
@@ -199,7 +199,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`kcore: ${error.message}\n`)
       return EXIT.usage
     }
-    io.stderr.write(`kcore: ${error instanceof Error ? error.message : String(error)}\n`)
+    // errorText: a thrown non-Error (Emscripten throws plain objects) still reads as a line.
+    io.stderr.write(`kcore: ${errorText(error).split('\n')[0]}\n`)
     return EXIT.failure
   }
 }

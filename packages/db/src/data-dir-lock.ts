@@ -69,7 +69,13 @@ export async function lockDataDir(dataDir: string): Promise<ReleaseDataDir> {
           // above keeps the directory ours while we live.
           onCompromised: () => {},
         })
-        await writeFile(pidFile, `${process.pid}\n`)
+        try {
+          await writeFile(pidFile, `${process.pid}\n`)
+        } catch (error) {
+          // A full disk: the lock would otherwise stay taken (and kept fresh) by this process.
+          await release().catch(() => {})
+          throw error
+        }
         let released = false
         return async () => {
           if (released) return

@@ -2,8 +2,15 @@ export { lockUntilCommit } from './advisory-lock.js'
 export type { ReleaseDataDir } from './data-dir-lock.js'
 export { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 export type { Database, DialectName, LockResult, NoTables } from './database.js'
-export type { DatabaseConfig } from './database-config.js'
+export type { DatabaseConfig, DatabaseLogger } from './database-config.js'
 export { DatabaseConnectError, DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
+export {
+  DatabaseOpenError,
+  DatabaseUnavailableError,
+  errorText,
+  isOutOfSpace,
+  StorageFullError,
+} from './database-errors.js'
 export { type Migrations, migrateToLatest } from './migrate.js'
 export { openDatabase } from './open-database.js'
 export { openPgliteDatabase } from './open-pglite-database.js'

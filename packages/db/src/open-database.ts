@@ -10,6 +10,7 @@ import { openPostgresDatabase } from './postgres-database.js'
  *
  * @throws {DatabaseConnectError} when PostgreSQL cannot be reached.
  * @throws {DataDirLockedError} when another process owns the PGlite directory.
+ * @throws {DatabaseOpenError} when PGlite cannot open its directory (say, a full disk).
  */
 export async function openDatabase(config: DatabaseConfig = {}): Promise<Database> {
   if (config.url) {
@@ -18,5 +19,5 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Databas
     await checkConnection(database, config.url, timeout)
     return database
   }
-  return openPgliteDatabase('dataDir' in config ? config.dataDir : undefined)
+  return openPgliteDatabase('dataDir' in config ? config.dataDir : undefined, { log: config.log })
 }

@@ -1,9 +1,12 @@
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, sql } from 'kysely'
-import { PGliteDialect } from 'kysely-pglite-dialect'
-import { lockDataDir } from './data-dir-lock.js'
+import { DataDirLockedError, lockDataDir, type ReleaseDataDir } from './data-dir-lock.js'
 import type { Database, LockResult, NoTables } from './database.js'
+import type { DatabaseLogger } from './database-config.js'
+import { DatabaseOpenError } from './database-errors.js'
+import { PgliteDialect } from './pglite-driver.js'
+import { PgliteSupervisor } from './pglite-supervisor.js'
 
 const DATE_OID = 1082
 const INT8_OID = 20
@@ -15,6 +18,8 @@ export interface PgliteOptions {
    * cluster: skips `initdb`, the bulk of PGlite's start-up (used by `@kcore/db/testing`).
    */
   loadDataDir?: Blob
+  /** Where failures nobody awaits are reported (see `DatabaseConfig.log`). */
+  log?: DatabaseLogger
 }
 
 /**
@@ -26,27 +31,51 @@ export interface PgliteOptions {
  * @throws {DataDirLockedError} when another live process has the directory open.
  */
 export async function openPglite(dataDir?: string, options: PgliteOptions = {}): Promise<Database> {
-  // One process per directory: two PGlite instances on one folder corrupt it for good.
-  const releaseDir = dataDir ? await lockDataDir(dataDir) : async () => {}
-  let pglite: PGlite
-  try {
-    pglite = await PGlite.create({
+  const listeners = new Map<string, Set<() => void>>()
+  const dispatch = (channel: string) => {
+    for (const onNotify of listeners.get(channel) ?? []) onNotify()
+  }
+  const create = (loadDataDir?: Blob) => {
+    const pglite = new PGlite({
       ...(dataDir ? { dataDir } : {}),
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+      // New WAL segments sparse instead of zero-filled (PostgreSQL's own setting): starting,
+      // or restarting after a failure, must switch to a new segment, which would otherwise need
+      // 16 MB free, so a nearly full disk would refuse reads too. WAL records carry checksums;
+      // zeros only reserved the space, and a write that finds none PANICs either way.
+      startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
       extensions: { pg_trgm },
       parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
     })
+    // PGlite queues these in the commit's own parse, so they run before its caller resumes.
+    pglite.onNotification(dispatch)
+    return pglite
+  }
+  // One process per directory: two PGlite instances on one folder corrupt it for good.
+  const releaseDir = await naming(dataDir, () => (dataDir ? lockDataDir(dataDir) : noRelease()))
+  let supervisor: PgliteSupervisor
+  try {
+    supervisor = await naming(dataDir, () =>
+      PgliteSupervisor.start(create(options.loadDataDir), {
+        create: () => create(),
+        dataDir,
+        log: options.log,
+        // A new engine knows no LISTEN of the old one, and a commit may have been cut short
+        // after it became durable but before its notification arrived: listen again, and tell
+        // every listener its cached value may be stale.
+        async onRestart(pglite) {
+          for (const channel of listeners.keys())
+            await pglite.query(sql`listen ${sql.id(channel)}`.compile(db).sql)
+          for (const channel of listeners.keys()) dispatch(channel)
+        },
+      }),
+    )
   } catch (error) {
     await releaseDir()
     throw error
   }
-  const db = new Kysely<NoTables>({ dialect: new PGliteDialect(pglite) })
+  const db: Kysely<NoTables> = new Kysely<NoTables>({ dialect: new PgliteDialect(supervisor) })
   const held = new Set<string>()
-  const listeners = new Map<string, Set<() => void>>()
-  // PGlite queues these in the commit's own parse, so they run before its caller resumes.
-  pglite.onNotification((channel) => {
-    for (const onNotify of listeners.get(channel) ?? []) onNotify()
-  })
 
   async function listenInProcess(channel: string, onNotify: () => void) {
     let set = listeners.get(channel)
@@ -82,7 +111,7 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
     listenInProcess,
     async ping() {
       try {
-        await pglite.query('select 1')
+        await sql`select 1`.execute(db)
         return true
       } catch {
         return false
@@ -95,5 +124,23 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
         await releaseDir()
       }
     },
+  }
+}
+
+async function noRelease(): Promise<ReleaseDataDir> {
+  return async () => {}
+}
+
+/**
+ * Runs a step of opening `dataDir`; a failure other than a held directory becomes one
+ * {@link DatabaseOpenError} naming the directory (PGlite throws Emscripten objects, which are
+ * no `Error` and print as `[object Object]`).
+ */
+async function naming<T>(dataDir: string | undefined, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step()
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw error
+    throw new DatabaseOpenError(dataDir, error)
   }
 }

@@ -23,11 +23,11 @@ export interface App {
 }
 
 /** Opens the configured database and runs both stores' migrations. */
-export async function openStores(config: Config) {
+export async function openStores(config: Config, log?: Logger) {
   const database = await openDatabase(
     config.databaseUrl
-      ? { url: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs }
-      : { dataDir: config.dataDir },
+      ? { url: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs, log }
+      : { dataDir: config.dataDir, log },
   )
   try {
     const kcore = createKcoreStore(database)
@@ -50,7 +50,7 @@ export async function createApp(
   config: Config,
   log: Logger = createLogger(config.logLevel),
 ): Promise<App> {
-  const { database, kcore, cal } = await openStores(config)
+  const { database, kcore, cal } = await openStores(config, log)
   try {
     if (config.seed && database.dialect === 'pglite') {
       await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
