@@ -7,12 +7,22 @@ export type { AsGraph, SnapshotMetadata } from './as-graph.js'
 export { AsRelParseError } from './as-rel-parse-error.js'
 export { type CoreDecomposition, coreDecomposition } from './core-decomposition.js'
 export { coreNumbers } from './core-numbers.js'
+export {
+  type Decomposed,
+  type DecomposeOptions,
+  DecomposePool,
+  decomposeInWorker,
+} from './decompose-pool.js'
 export { decomposeSnapshot } from './decompose-snapshot.js'
 export { type Compression, detectCompression } from './detect-compression.js'
 export { ENGINE_VERSION } from './engine-version.js'
 export type { IpVersion } from './ip-version.js'
 export { MAX_ASN } from './max-asn.js'
-export { parseAsRel } from './parse-as-rel.js'
+export {
+  DEFAULT_MAX_DECOMPRESSED_BYTES,
+  type ParseAsRelOptions,
+  parseAsRel,
+} from './parse-as-rel.js'
 export { createProvider } from './provider/create-provider.js'
 export { ProviderError } from './provider/provider-error.js'
 export {

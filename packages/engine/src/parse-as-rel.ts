@@ -1,7 +1,22 @@
 import type { AsGraph } from './as-graph.js'
 import { AsRelLineReader } from './as-rel-line-reader.js'
+import { AsRelParseError } from './as-rel-parse-error.js'
 import { buildAsGraph } from './build-as-graph.js'
 import { type AsRelInput, readAsRelInput } from './read-as-rel-input.js'
+
+/**
+ * Default cap on a snapshot's decompressed text: 128 MiB, ~12x the largest real file (the
+ * 2024 serial-2 file is 11 MB of text, serial-1 ~7 MB). Parsing holds ~3 bytes per byte of text at its peak,
+ * so a bzip2 bomb of valid lines stops well under 1 GiB.
+ */
+export const DEFAULT_MAX_DECOMPRESSED_BYTES = 128 * 1024 * 1024
+
+/** Options of {@link parseAsRel}. */
+export interface ParseAsRelOptions {
+  signal?: AbortSignal
+  /** Refuse text longer than this many bytes (default {@link DEFAULT_MAX_DECOMPRESSED_BYTES}). */
+  maxDecompressedBytes?: number
+}
 
 /**
  * Parses a CAIDA AS-relationship snapshot (serial-1 IPv4 or IPv6, or serial-2) into a compact
@@ -9,8 +24,8 @@ import { type AsRelInput, readAsRelInput } from './read-as-rel-input.js'
  * by their magic bytes. The text is read line by line into typed arrays, so the decompressed
  * text is never held whole.
  *
- * @throws {AsRelParseError} on a malformed data line (with its 1-based line number) or on
- * corrupt or truncated compressed data. An empty input gives an empty graph.
+ * @throws {AsRelParseError} on a malformed data line (with its 1-based line number), on
+ * corrupt or truncated compressed data, or on text longer than `maxDecompressedBytes`. An empty input gives an empty graph.
  * @example
  * ```ts
  * const graph = await parseAsRel(await readFile('20130201.as-rel.txt.bz2'))
@@ -19,12 +34,24 @@ import { type AsRelInput, readAsRelInput } from './read-as-rel-input.js'
  */
 export async function parseAsRel(
   input: AsRelInput,
-  options: { signal?: AbortSignal } = {},
+  options: ParseAsRelOptions = {},
 ): Promise<AsGraph> {
   const reader = new AsRelLineReader()
+  const cap = options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES
+  let total = 0
   await readAsRelInput(
     input,
-    (chunk) => reader.push(chunk),
+    (chunk) => {
+      // Counted before the chunk is parsed: a bomb stops at the cap, its edges never grow past it.
+      total += chunk.length
+      if (total > cap)
+        throw new AsRelParseError(
+          `snapshot refused: its text exceeds the decompressed size cap of ${cap} bytes ` +
+            `(maxDecompressedBytes)`,
+          reader.lineCount + 1,
+        )
+      reader.push(chunk)
+    },
     () => reader.lineCount + 1,
     options.signal,
   )

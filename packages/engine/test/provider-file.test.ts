@@ -75,3 +75,14 @@ describe('file:// provider', () => {
     ).rejects.toThrow('aborted')
   })
 })
+
+describe('file:// provider download cap', () => {
+  it('refuses a file larger than maxDownloadBytes before reading it', async () => {
+    const provider = createProvider({ baseUrl: pathToFileURL(dir).href, maxDownloadBytes: 10 })
+    const [ref] = await provider.list('ipv4')
+    await expect(provider.open(ref!)).rejects.toThrow(
+      /^download refused: .* is larger than the download size cap of 10 bytes \(maxDownloadBytes\)$/,
+    )
+    await expect(provider.download!(ref!)).rejects.toBeInstanceOf(ProviderError)
+  })
+})

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
+import { decomposeInWorker, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { assertCalendarDate } from './calendar-date.js'
 import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
 import { assertStorableSnapshot } from './snapshot-plausibility.js'
@@ -18,7 +18,7 @@ export interface IngestFileResult {
 }
 
 /**
- * Parses, decomposes and stores one local CAIDA file (plain, `.bz2` or `.gz`). The IP version
+ * Parses, decomposes (in a worker thread) and stores one local CAIDA file (plain, `.bz2` or `.gz`). The IP version
  * and date come from its CAIDA file name (`20240101.as-rel.txt.bz2`,
  * `20220601.as-rel.v6-stable.txt.bz2`, …) unless given; a stored snapshot of the same date is
  * replaced. The file name is stored as the snapshot's `source`, with its SHA-256 and mtime. A
@@ -30,7 +30,13 @@ export interface IngestFileResult {
 export async function ingestFile(
   store: KcoreStore,
   path: string,
-  options: { ipVersion?: IpVersion; date?: string; allowImplausible?: boolean } = {},
+  options: {
+    ipVersion?: IpVersion
+    date?: string
+    allowImplausible?: boolean
+    /** Refuse a file whose text is longer (`parseAsRel`'s cap). */
+    maxDecompressedBytes?: number
+  } = {},
 ): Promise<IngestFileResult> {
   const fileName = basename(path)
   const info = parseSnapshotFileName(fileName)
@@ -46,7 +52,10 @@ export async function ingestFile(
   assertIpVersion(ipVersion)
   assertCalendarDate(date, 'snapshot date')
   const [bytes, stats] = await Promise.all([readFile(path), stat(path)])
-  const { graph, decomposition } = await decomposeSnapshot(new Uint8Array(bytes))
+  // in a worker thread, like a refresh: a host's event loop keeps answering
+  const { graph, decomposition } = await decomposeInWorker(new Uint8Array(bytes), {
+    maxDecompressedBytes: options.maxDecompressedBytes,
+  })
   const snapshot: NewSnapshot = {
     ipVersion,
     date,

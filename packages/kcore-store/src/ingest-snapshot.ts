@@ -18,6 +18,7 @@ import { assertIpVersion } from './validate.js'
 export async function ingestSnapshot(
   db: Kysely<KcoreSchema>,
   snapshot: NewSnapshot,
+  options: { vacuum?: boolean } = {},
 ): Promise<void> {
   const { ipVersion, date, decomposition, linkCount } = snapshot
   assertIpVersion(ipVersion)
@@ -98,5 +99,5 @@ export async function ingestSnapshot(
     // Last, so the row lock it takes is held only for the commit.
     await bumpRevision(trx)
   })
-  await vacuumShellTable(db, ipVersion)
+  if (options.vacuum !== false) await vacuumShellTable(db, ipVersion)
 }

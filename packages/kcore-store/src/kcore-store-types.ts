@@ -125,9 +125,13 @@ export interface KcoreStore {
   migrate(): Promise<void>
   /**
    * Stores one snapshot in one transaction: whole or not at all. A snapshot already stored for
-   * the same IP version and date is replaced (CAIDA re-issues dates now and then).
+   * the same IP version and date is replaced (CAIDA re-issues dates now and then). Then the
+   * version's shell table is vacuumed and analysed, unless `vacuum: false` (a run storing many
+   * snapshots calls {@link vacuumShells} once at its end instead).
    */
-  ingest(snapshot: NewSnapshot): Promise<void>
+  ingest(snapshot: NewSnapshot, options?: { vacuum?: boolean }): Promise<void>
+  /** `VACUUM (ANALYZE)` of one version's shell table (see `ingest`). */
+  vacuumShells(ipVersion: IpVersion): Promise<void>
   /**
    * Brings the in-memory trend read model to the stored revision now instead of a step beside
    * each of the first reads (resolves at once with `trendReadModel: false`). A host may await

@@ -21,6 +21,7 @@ import { queryTrends } from './query-trends.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 import { createTrendReadModel } from './trend-read-model.js'
+import { vacuumShellTable } from './vacuum-shell-table.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
@@ -69,7 +70,8 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     ping: () => database.ping(),
     tryWithLock: (name, fn) => database.tryWithLock(name, fn),
     migrate: () => migrateKcoreStore(db),
-    ingest: (snapshot) => ingestSnapshot(db, snapshot),
+    ingest: (snapshot, options) => ingestSnapshot(db, snapshot, options),
+    vacuumShells: (ipVersion) => vacuumShellTable(db, ipVersion),
     loadTrendModel: async () => model?.catchUp(),
     trends: (ipVersion, asns, range) =>
       read(

@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import {
-  decomposeSnapshot,
+  decomposeInWorker,
   type IpVersion,
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
 import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
-import { sha256PassThrough } from './sha256-pass-through.js'
 import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
 
@@ -56,12 +57,21 @@ export interface SyncOptions {
    * Unlike `signal`, it never rejects. No deadline when omitted.
    */
   deadlineMs?: number
+  /**
+   * Refuse a snapshot whose text is longer than this many bytes (`parseAsRel`'s cap, default
+   * `DEFAULT_MAX_DECOMPRESSED_BYTES`); the download size cap is the provider's
+   * (`maxDownloadBytes`).
+   */
+  maxDecompressedBytes?: number
   onProgress?: (progress: SyncProgress) => void
 }
 
 /**
  * Lists the provider and stores every listed snapshot whose date is not stored yet, oldest
- * first, each decomposed with `@kcore/engine` and stored in its own transaction, under
+ * first, each decomposed with `@kcore/engine` in a worker thread (as many snapshots ahead as
+ * the worker pool has threads, so decoding overlaps storing and never blocks the caller's
+ * event loop) and stored in its own transaction, with one vacuum of the shell table at the end
+ * of the version's run, under
  * `database.tryWithLock('kcore:refresh')` so one refresh runs at a time across every process
  * sharing the database. A snapshot that fails is reported in `failures` and the run goes on;
  * a listing failure marks that version unchecked.
@@ -137,52 +147,52 @@ async function syncVersion(
   }
   const todo = [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : 1))
 
-  for (const [i, ref] of todo.entries()) {
-    signal?.throwIfAborted()
-    try {
-      const opts = signal ? { signal } : undefined
-      // `download` adds the file's modification time; a minimal provider only has `open`.
-      const download = provider.download
-        ? await provider.download(ref, opts)
-        : { stream: await provider.open(ref, opts), lastModified: null }
-      const fetched = sha256PassThrough(download.stream)
-      const { graph, decomposition } = await decomposeSnapshot(
-        fetched.stream,
-        signal ? { signal } : {},
-      )
+  // Fetched and decomposed ahead, stored in date order (the plausibility check compares a
+  // snapshot with its stored neighbours). Each prepared promise has a no-op catch attached so
+  // that one failing before its turn is not an unhandled rejection; its turn reports it.
+  const prepared: Promise<NewSnapshot>[] = []
+  const prepare = (i: number) => {
+    const ref = todo[i]
+    if (!ref || prepared[i]) return
+    prepared[i] = prepareSnapshot(options, ipVersion, ref)
+    prepared[i].catch(() => {})
+  }
+  try {
+    for (const [i, ref] of todo.entries()) {
+      for (let ahead = 0; ahead <= LOOKAHEAD; ahead++) prepare(i + ahead)
       signal?.throwIfAborted()
-      const snapshot: NewSnapshot = {
-        ipVersion,
-        date: ref.date,
-        decomposition,
-        linkCount: graph.linkCount,
-        metadata: graph.metadata,
-        source: ref.fileName,
-        provenance: {
-          sourceUrl: ref.url,
-          serial: ref.serial,
-          sha256: fetched.hex(),
-          fileModified: download.lastModified,
-        },
+      try {
+        const snapshot = await prepared[i]!
+        signal?.throwIfAborted()
+        // An empty or implausibly small file is a failure of that date, so the next run retries it.
+        await assertStorableSnapshot(store, snapshot)
+        await store.ingest(snapshot, { vacuum: false })
+        result.added.push(ref.date)
+        options.onProgress?.({
+          ipVersion,
+          date: ref.date,
+          done: i + 1,
+          total: todo.length,
+          ok: true,
+        })
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason
+        const message = messageOf(error)
+        result.failures.push({ date: ref.date, error: message })
+        options.onProgress?.({
+          ipVersion,
+          date: ref.date,
+          done: i + 1,
+          total: todo.length,
+          ok: false,
+          error: message,
+        })
       }
-      // An empty or implausibly small file is a failure of that date, so the next run retries it.
-      await assertStorableSnapshot(store, snapshot)
-      await store.ingest(snapshot)
-      result.added.push(ref.date)
-      options.onProgress?.({ ipVersion, date: ref.date, done: i + 1, total: todo.length, ok: true })
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason
-      const message = messageOf(error)
-      result.failures.push({ date: ref.date, error: message })
-      options.onProgress?.({
-        ipVersion,
-        date: ref.date,
-        done: i + 1,
-        total: todo.length,
-        ok: false,
-        error: message,
-      })
+      delete prepared[i]
     }
+  } finally {
+    // One vacuum for the run, also when it stops early (deadline, abort) after storing some.
+    if (result.added.length > 0) await store.vacuumShells(ipVersion)
   }
 
   result.checked = result.failures.length === 0
@@ -192,6 +202,42 @@ async function syncVersion(
   }
   result.latestDate = (await store.dateRange(ipVersion))?.latest ?? null
   return result
+}
+
+/** Snapshots decomposed ahead of the one being stored: one per worker of the pool. */
+const LOOKAHEAD = availableParallelism()
+
+/** Downloads and decomposes one snapshot (in a worker thread), ready to store. */
+async function prepareSnapshot(
+  options: SyncOptions,
+  ipVersion: IpVersion,
+  ref: SnapshotRef,
+): Promise<NewSnapshot> {
+  const { provider, signal } = options
+  const opts = signal ? { signal } : undefined
+  // `download` adds the file's modification time; a minimal provider only has `open`.
+  const download = provider.download
+    ? await provider.download(ref, opts)
+    : { stream: await provider.open(ref, opts), lastModified: null }
+  const bytes = new Uint8Array(await new Response(download.stream).arrayBuffer())
+  const { graph, decomposition } = await decomposeInWorker(bytes, {
+    signal,
+    maxDecompressedBytes: options.maxDecompressedBytes,
+  })
+  return {
+    ipVersion,
+    date: ref.date,
+    decomposition,
+    linkCount: graph.linkCount,
+    metadata: graph.metadata,
+    source: ref.fileName,
+    provenance: {
+      sourceUrl: ref.url,
+      serial: ref.serial,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      fileModified: download.lastModified,
+    },
+  }
 }
 
 function messageOf(error: unknown): string {

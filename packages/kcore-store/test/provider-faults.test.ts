@@ -223,6 +223,11 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
     })
     const stalled = path('ipv4', '2016-02-01')
     await vi.waitFor(() => expect(server.requests).toContain(stalled), WAIT)
+    // the files are fetched ahead of storing: the first one is stored while the second stalls
+    await vi.waitFor(
+      async () => expect(await store.storedDates('ipv4')).toEqual(['2016-01-01']),
+      WAIT,
+    )
     controller.abort(new Error('stopped by test'))
     await expect(run).rejects.toThrow('stopped by test')
     await vi.waitFor(() => expect(server.abandoned).toEqual([stalled]), WAIT)

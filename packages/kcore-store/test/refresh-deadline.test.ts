@@ -82,7 +82,8 @@ describe.each(testDatabases())('refresh deadline on $name', ({ open }) => {
         failures: [],
       },
     })
-    expect(provider.opened).toEqual(['ipv4 2024-01-01', 'ipv4 2024-02-01'])
+    // fetched ahead of the stalled one (one per decode worker), never stored
+    expect(provider.opened.slice(0, 2)).toEqual(['ipv4 2024-01-01', 'ipv4 2024-02-01'])
     for (const date of ['2024-02-01', '2024-03-01'])
       expect(await rowsOfDate(store.database, 'ipv4', date)).toEqual({ snapshots: 0, shells: 0 })
 

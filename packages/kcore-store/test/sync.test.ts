@@ -212,7 +212,8 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
     })
     await expect(run).rejects.toThrow('stopped by test')
     expect(await store.storedDates('ipv4')).toEqual(['2024-01-01'])
-    expect(provider.opened).toEqual(['ipv4 2024-01-01'])
+    // the next snapshot may have been fetched ahead (decoding overlaps storing), never stored
+    expect(provider.opened[0]).toBe('ipv4 2024-01-01')
     // The lock was released: the next run finishes the job.
     const next = await syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
     expect(next.ipv4?.added).toEqual(['2024-02-01'])

@@ -1,4 +1,4 @@
-import { ProviderError } from './provider-error.js'
+import { ProviderError, tooLarge } from './provider-error.js'
 
 /** How {@link fetchBytes} downloads. */
 export interface FetchBytesOptions {
@@ -6,6 +6,8 @@ export interface FetchBytesOptions {
   timeoutMs: number
   retries: number
   retryDelayMs: number
+  /** A body (declared or received) larger than this is refused, not retried. */
+  maxBytes: number
   signal?: AbortSignal
 }
 
@@ -35,7 +37,8 @@ export async function fetchBytes(url: string, options: FetchBytesOptions): Promi
 /**
  * Downloads a whole body with `fetch`: each attempt times out after `timeoutMs` without progress
  * (waiting for headers, or for the next body chunk); network errors, timeouts, dropped bodies
- * and 5xx are retried with exponential back-off, 4xx are not. Honours `signal` (rejects with
+ * and 5xx are retried with exponential back-off, 4xx are not. A body over `maxBytes` is cut
+ * off as soon as it passes the cap (or refused on its `Content-Length`). Honours `signal` (rejects with
  * its reason).
  *
  * @throws {ProviderError} when it gives up.
@@ -48,6 +51,7 @@ export async function fetchBody(url: string, options: FetchBytesOptions): Promis
       return await attemptOnce(url, options)
     } catch (error) {
       if (signal?.aborted) throw signal.reason
+      if (error instanceof ProviderError) throw error
       const failure =
         error instanceof AttemptError
           ? error
@@ -90,6 +94,11 @@ async function attemptOnce(url: string, options: FetchBytesOptions): Promise<Fet
       await response.body?.cancel().catch(() => {})
       throw new AttemptError(`HTTP ${response.status}`, response.status >= 500, response.status)
     }
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+    if (declared > options.maxBytes) {
+      await response.body?.cancel().catch(() => {})
+      throw tooLarge(url, options.maxBytes)
+    }
     const lastModified = httpDate(response.headers.get('last-modified'))
     if (!response.body) return { bytes: new Uint8Array(0), lastModified }
     const reader = response.body.getReader()
@@ -102,8 +111,13 @@ async function attemptOnce(url: string, options: FetchBytesOptions): Promise<Fet
         if (next.done) break
         chunks.push(next.value)
         length += next.value.length
+        if (length > options.maxBytes) throw tooLarge(url, options.maxBytes)
       }
     } catch (error) {
+      if (error instanceof ProviderError) {
+        await reader.cancel().catch(() => {})
+        throw error
+      }
       if (controller.signal.reason instanceof AttemptError) throw controller.signal.reason
       throw new AttemptError(
         `body broke off after ${length} bytes: ${describe(error)}`,

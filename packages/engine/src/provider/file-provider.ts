@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { IpVersion } from '../ip-version.js'
 import { bytesStream } from './bytes-stream.js'
-import { ProviderError } from './provider-error.js'
+import { ProviderError, tooLarge } from './provider-error.js'
 import { selectSnapshots } from './select-snapshots.js'
 import type { SnapshotDownload, SnapshotProvider, SnapshotRef } from './snapshot-provider.js'
 
@@ -12,7 +12,10 @@ type Folder = { url: URL; names: string[]; serial: 1 | 2 }
  * A provider over a local folder (`file:///…/`) with the same layout as CAIDA's: `serial-1/`
  * (and `serial-2/`). A folder without `serial-1/` is read flat (snapshot files directly in it).
  */
-export function fileProvider(base: URL, options: { serial2: boolean }): SnapshotProvider {
+export function fileProvider(
+  base: URL,
+  options: { serial2: boolean; maxBytes: number },
+): SnapshotProvider {
   return {
     async list(ipVersion: IpVersion, { signal } = {}) {
       signal?.throwIfAborted()
@@ -44,20 +47,29 @@ export function fileProvider(base: URL, options: { serial2: boolean }): Snapshot
       return selectSnapshots(folders, ipVersion)
     },
     async open(ref, { signal } = {}) {
-      return (await download(ref, signal)).stream
+      return (await download(ref, options.maxBytes, signal)).stream
     },
-    download: (ref, { signal } = {}) => download(ref, signal),
+    download: (ref, { signal } = {}) => download(ref, options.maxBytes, signal),
   }
 }
 
-/** Reads one snapshot file whole, with its mtime. */
-async function download(ref: SnapshotRef, signal?: AbortSignal): Promise<SnapshotDownload> {
+/** Reads one snapshot file whole, with its mtime; a file larger than `maxBytes` is refused. */
+async function download(
+  ref: SnapshotRef,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<SnapshotDownload> {
   signal?.throwIfAborted()
   const path = fileURLToPath(ref.url)
   try {
-    const [bytes, stats] = await Promise.all([readFile(path, { signal }), stat(path)])
+    const stats = await stat(path)
+    if (stats.size > maxBytes) throw tooLarge(ref.url, maxBytes)
+    const bytes = await readFile(path, { signal })
+    // a file still growing after the stat (or a device) is held to the same cap
+    if (bytes.length > maxBytes) throw tooLarge(ref.url, maxBytes)
     return { stream: bytesStream(bytes), lastModified: stats.mtime }
   } catch (error) {
+    if (error instanceof ProviderError) throw error
     if (signal?.aborted) throw signal.reason
     throw new ProviderError(`cannot read ${ref.url}: ${(error as Error).message}`, ref.url, {
       cause: error,

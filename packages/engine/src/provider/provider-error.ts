@@ -14,3 +14,12 @@ export class ProviderError extends Error {
     if (options.status !== undefined) this.status = options.status
   }
 }
+
+/** The error of a download refused by the `maxDownloadBytes` cap. */
+export function tooLarge(url: string, maxBytes: number): ProviderError {
+  return new ProviderError(
+    `download refused: ${url} is larger than the download size cap of ${maxBytes} bytes ` +
+      `(maxDownloadBytes)`,
+    url,
+  )
+}

@@ -42,9 +42,20 @@ export interface ProviderOptions {
   retryDelayMs?: number
   /** Also list `serial-2/` (IPv4 `YYYYMMDD.as-rel2.txt.bz2`); serial-1 wins on the same date. */
   serial2?: boolean
+  /**
+   * Refuse a file or listing larger than this many bytes, before holding more of it (default
+   * {@link DEFAULT_MAX_DOWNLOAD_BYTES}): an endless or huge body fails at once, not retried.
+   */
+  maxDownloadBytes?: number
   /** The `fetch` to use (default: the global one). */
   fetch?: typeof fetch
 }
 
 /** CAIDA's public AS-relationship folder, the default provider. */
 export const DEFAULT_PROVIDER_URL = 'https://publicdata.caida.org/datasets/as-relationships/'
+
+/**
+ * Default download cap: 64 MiB, ~34x the largest real snapshot file (the 2024 serial-2 file is
+ * 1.9 MB of bzip2).
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024

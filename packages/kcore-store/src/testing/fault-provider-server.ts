@@ -11,7 +11,9 @@ import { MALFORMED_FIXTURE } from './fixtures.js'
  * - `truncated`: a clean HTTP answer whose body is the first half of the bz2;
  * - `corrupt`: the whole bz2 with bytes flipped in its middle;
  * - `malformed`: a valid bz2 whose text holds a malformed line (`fixtures/malformed-line…`);
- * - `missing`: HTTP 404 although the listing names the file.
+ * - `missing`: HTTP 404 although the listing names the file;
+ * - `endless`: a 200 with no length whose body repeats the file for ever, as fast as the
+ *   client reads it.
  */
 export type Fault =
   | 'http-500'
@@ -21,6 +23,7 @@ export type Fault =
   | 'corrupt'
   | 'malformed'
   | 'missing'
+  | 'endless'
 
 /** A local CAIDA-like provider whose files can be made to fail, one by one. */
 export interface FaultProviderServer {
@@ -98,6 +101,19 @@ export async function startFaultProvider(): Promise<FaultProviderServer> {
       case 'corrupt':
         res.writeHead(200, bz2Headers(bytes.length))
         return res.end(flipMiddleBytes(bytes))
+      case 'endless': {
+        res.writeHead(200, { 'content-type': 'application/x-bzip2' })
+        // the file repeated to 64 KiB a write: a fast remote server, not a test-side hot loop
+        const piece = Buffer.concat(
+          Array.from({ length: Math.ceil(65536 / bytes.length) }, () => bytes),
+        )
+        const more = () => {
+          while (!res.destroyed && res.write(piece));
+        }
+        res.on('drain', more)
+        more()
+        return
+      }
       case 'malformed':
         res.writeHead(200, bz2Headers(malformedBytes.length))
         return res.end(malformedBytes)
