@@ -19,8 +19,10 @@ const FUZZ_RUNS = { default: '300', all: '1500', full: '10000' }[level] ?? '300'
 // One line each for what the run leaves out, so a skip is never silent. Printed by the main
 // process only (workers load the config too).
 if (!process.env.VITEST_POOL_ID && !process.env.VITEST_WORKER_ID) {
-  if (level === 'default') console.log(`Process suites skipped (${SLOW}): \`pnpm test:all\` runs them`)
-  if (level !== 'full') console.log(`Full-size suites skipped (${FULL}): \`pnpm test:full\` runs them`)
+  if (level === 'default')
+    console.log(`Process suites skipped (${SLOW}): \`pnpm test:all\` runs them`)
+  if (level !== 'full')
+    console.log(`Full-size suites skipped (${FULL}): \`pnpm test:full\` runs them`)
   // CI runs every PostgreSQL suite: a missing DATABASE_URL there fails instead of skipping.
   if (!process.env.DATABASE_URL && process.env.CI === 'true' && level !== 'default')
     throw new Error('CI runs the PostgreSQL suites: set DATABASE_URL (.ci/run does)')
