@@ -14,7 +14,7 @@ const level = process.env.KCORE_TEST_LEVEL ?? 'default'
 const SLOW = '**/*.slow.test.ts'
 const FULL = '**/*.full.test.ts'
 const WORKERS = Math.max(3, availableParallelism())
-const FUZZ_RUNS = { default: '300', all: '1500', full: '10000' }[level] ?? '300'
+const FUZZ_RUNS = { default: '300', all: '1000', full: '10000' }[level] ?? '300'
 
 // One line each for what the run leaves out, so a skip is never silent. Printed by the main
 // process only (workers load the config too).

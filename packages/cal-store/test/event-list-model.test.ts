@@ -1,5 +1,5 @@
 import { type Database, openPostgresDatabase } from '@kcore/db'
-import { testDatabases } from '@kcore/db/testing'
+import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import postgres from 'postgres'
@@ -307,7 +307,7 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
         }
       }),
       {
-        numRuns: name === 'pglite' ? 40 : 60,
+        numRuns: propertyRuns(name === 'pglite' ? 40 : 60),
         seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31),
       },
     )

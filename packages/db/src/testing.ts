@@ -114,3 +114,13 @@ function pgliteVersion(): string {
     dir = parent
   }
 }
+
+/**
+ * How many cases a property runs: `full` in `pnpm test:full` (KCORE_TEST_LEVEL=full), a quarter
+ * of it (at least `min`) otherwise, so the default suite and CI stay within their time while the
+ * full-size run keeps every case. The cases differ on every run (fast-check's seed rotates, and
+ * a failure prints the seed that repeats it).
+ */
+export function propertyRuns(full: number, min = 10): number {
+  return process.env.KCORE_TEST_LEVEL === 'full' ? full : Math.max(min, Math.ceil(full / 4))
+}

@@ -1,4 +1,4 @@
-import { testDatabases } from '@kcore/db/testing'
+import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import type { IpVersion } from '@kcore/engine'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -10,7 +10,7 @@ import { clearKcoreTables, decomposition, secondConnection } from './helpers.js'
 // ingests and re-ingests of both versions (shell indices 254 and 255 at the byte's edge, and
 // 300), queries with absent, repeated and extreme ASNs and ranges at and past the stored edges.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000) >= 10_000 ? 60 : 15
+const RUNS = propertyRuns(60)
 const DATES = ['1998-01-01', '1998-02-01', '2004-02-29', '2020-12-31', '9999-12-31']
 const ASNS = [0, 1, 2, 3, 701, 3356, 65535, 4294967295]
 
