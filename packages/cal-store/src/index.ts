@@ -41,6 +41,7 @@ export type {
   VenueRef,
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
+export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
 export type { ListCacheOptions } from './list-cache.js'

@@ -18,10 +18,12 @@ import {
   allocateSlug,
   type CalDb,
   emptyList,
+  idIn,
   inIdOrder,
   lockAllUntilCommit,
   lockUntilCommit,
   pageOf,
+  requestIds,
   type StoreContext,
   slugLockKey,
   textOrNull,
@@ -261,7 +263,7 @@ export function createNamedRecordRepository<
   async function getMany(ids: readonly number[]): Promise<Row<T>[]> {
     const wanted = validIds(ids)
     if (wanted.length === 0) return []
-    const rows = await db.selectFrom(table).selectAll().where('id', 'in', wanted).execute()
+    const rows = await db.selectFrom(table).selectAll().where(idIn('id', wanted)).execute()
     return inIdOrder(ids, rows).map(asRecord)
   }
 
@@ -330,7 +332,7 @@ export function createNamedRecordRepository<
       q = q.where((eb) => eb.or(spec.searched.map((f) => eb(`v.${f}`, 'ilike', pattern))))
     }
     if (filter.include) {
-      const ids = validIds(filter.include, 'include')
+      const ids = requestIds(filter.include, 'include')
       if (ids.length === 0) return emptyList()
       q = q.where('v.id', 'in', ids)
     }

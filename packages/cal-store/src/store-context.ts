@@ -20,8 +20,8 @@ export interface StoreContext {
 }
 
 /**
- * Most ids one filter or `getMany` call takes (each becomes a bound parameter, and PostgreSQL
- * takes at most 65,535 per statement); also the largest page.
+ * Most entries one list filter of a request takes (`include`, `venue`, `categories`, …); also
+ * the largest page. Request input only: reads of stored relations are not limited by it.
  */
 export const MAX_IDS = 10_000
 
@@ -177,17 +177,30 @@ export function inIdOrder<T extends { id: number }>(ids: readonly number[], rows
 }
 
 /**
- * Distinct positive int4 values of `ids` (others dropped: they cannot be ids). More than
- * {@link MAX_IDS} → `CalValidationError` on `field`.
+ * Distinct positive int4 values of `ids` (others dropped: they cannot be ids). No length limit:
+ * internal reads (the relations of a page of events) take whatever writes stored; pass the
+ * result to {@link idIn}, which binds it as one array parameter.
  */
-export function validIds(ids: readonly number[], field = 'ids'): number[] {
-  const valid = [
-    ...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1)),
-  ]
-  if (valid.length > MAX_IDS) {
-    throw new CalValidationError(field, `at most ${MAX_IDS} ids at once`)
-  }
-  return valid
+export function validIds(ids: readonly number[]): number[] {
+  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1))]
+}
+
+/**
+ * {@link validIds} of ids a request names in the filter `field`: more than {@link MAX_IDS}
+ * entries → `CalValidationError` on `field`. Only request input is limited this way, never
+ * what a read loads for stored data.
+ */
+export function requestIds(ids: readonly number[], field: string): number[] {
+  checkListLength(ids, field)
+  return validIds(ids)
+}
+
+/**
+ * `column = any($1::integer[])`: a set of ids as one bound array parameter, so a statement takes
+ * any number of them (a list of bound values stops at PostgreSQL's 65,535 parameters).
+ */
+export function idIn(column: string, ids: readonly number[]) {
+  return sql<boolean>`${sql.ref(column)} = any(${ids}::integer[])`
 }
 
 /** Throws `CalValidationError` on `field` when a list is longer than {@link MAX_IDS}. */
