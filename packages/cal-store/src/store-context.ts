@@ -54,7 +54,18 @@ export function lockUntilCommit(db: CalDb, key: string): Promise<void> {
  * Taking a held lock again later in the transaction returns at once.
  */
 export async function lockAllUntilCommit(db: CalDb, keys: Iterable<string>): Promise<void> {
-  for (const key of [...new Set(keys)].sort()) await lockUntilCommit(db, key)
+  const sorted = [...new Set(keys)].sort()
+  if (sorted.length <= 1) {
+    for (const key of sorted) await lockUntilCommit(db, key)
+    return
+  }
+  // One statement for all (a write naming 1,000 new terms took 1,000 round trips here), in
+  // the sorted order: the subquery hands the rows over in it. The key is @kcore/db's
+  // (`advisory-lock.ts`): hashtextextended(name, 0).
+  await sql`select pg_advisory_xact_lock(hashtextextended(s.k, 0)) from (
+    select k from unnest(${sorted}::text[]) with ordinality as u(k, n) order by n offset 0) s`.execute(
+    db,
+  )
 }
 
 /**

@@ -87,7 +87,12 @@ async function siblingNamed(
   return (await q.executeTakeFirst())?.id
 }
 
-/** Checks a wanted parent: categories only, must exist, must not be `self` or below it. */
+/**
+ * Checks a wanted parent: categories only, must exist, must not be `self` or below it. The
+ * walk up is one recursive statement bounded by the tree itself (no depth limit: a chain of
+ * any length is a tree); `union` drops rows already seen, so it ends even on a cycle written
+ * behind the store.
+ */
 async function checkParent(
   db: CalDb,
   taxonomy: Taxonomy,
@@ -96,24 +101,20 @@ async function checkParent(
 ): Promise<number | null> {
   if (parent === undefined || parent === null || parent === 0) return null
   if (taxonomy === 'cal_event_tag') throw new CalValidationError('parent', 'tags have no parent')
-  let cursor: number | null = parent
-  for (let depth = 0; cursor !== null; depth++) {
-    if (cursor === self || depth > 100) {
-      throw new CalValidationError('parent', 'a category cannot be its own ancestor')
-    }
-    const row: { parent_id: number | null } | undefined = validIds([cursor]).length
-      ? await db
-          .selectFrom('cal_term')
-          .select('parent_id')
-          .where('id', '=', cursor)
-          .where('taxonomy', '=', taxonomy)
-          .executeTakeFirst()
-      : undefined
-    if (!row) {
-      if (cursor === parent) throw new CalUnknownReferenceError('parent', parent)
-      break
-    }
-    cursor = row.parent_id
+  const ancestors = validIds([parent]).length
+    ? (
+        await sql<{ id: number }>`
+          with recursive up(id, parent_id) as (
+            select id, parent_id from cal_term where id = ${parent} and taxonomy = ${taxonomy}
+            union
+            select t.id, t.parent_id from cal_term t join up on t.id = up.parent_id
+          )
+          select id from up`.execute(db)
+      ).rows
+    : []
+  if (ancestors.length === 0) throw new CalUnknownReferenceError('parent', parent)
+  if (self !== undefined && ancestors.some((row) => row.id === self)) {
+    throw new CalValidationError('parent', 'a category cannot be its own ancestor')
   }
   return parent
 }
