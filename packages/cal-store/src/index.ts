@@ -16,6 +16,7 @@ export {
   assertDateInRange,
   BEFORE_ANY_DATE,
   DATE_RANGE_MESSAGE,
+  isDateInRange,
   isWallTimeInRange,
   MAX_YEAR,
   MIN_YEAR,
@@ -65,12 +66,14 @@ export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch 
 export {
   addDays,
   assertTimeZone,
+  endOfDayInstant,
   formatLocalDateTime,
   formatWallTime,
   fromLocalDateTime,
   isRealWallTime,
   isValidTimeZone,
   type LocalDateTime,
+  startOfDayInstant,
   toLocalDateTime,
   zoneOffsetMinutes,
 } from './time-zone.js'

@@ -89,16 +89,15 @@ export function toEventPatch(
   if (end) patch.end = end
   if (existing && patch.timezone && patch.timezone !== existing.timezone) {
     // Keep wall-clock times when only the zone moves.
-    if (!start)
-      patch.start = fromLocalDateTime(
-        toLocalDateTime(existing.start, existing.timezone),
-        patch.timezone,
-      )
-    if (!end)
-      patch.end = fromLocalDateTime(
-        toLocalDateTime(existing.end, existing.timezone),
-        patch.timezone,
-      )
+    // A wall time the new zone skips is refused naming the date it came from.
+    const keep = (at: Date, field: string) =>
+      fromLocalDateTime(toLocalDateTime(at, existing.timezone), patch.timezone as string, field)
+    try {
+      if (!start) patch.start = keep(existing.start, 'start_date')
+      if (!end) patch.end = keep(existing.end, 'end_date')
+    } catch (error) {
+      throw toHttpError(error)
+    }
   }
   if (body.venue !== undefined) {
     patch.venue =
