@@ -125,6 +125,7 @@ describe.each(testDatabases())('calendar date and text edges on $name', ({ open 
     const text = await res.text()
     // RFC 5545 3.3.11: TEXT is TSAFE-CHAR (WSP, printable, non-ASCII) and escapes; CONTROL is
     // %x00-08 / %x0A-1F / %x7F. Lines end in CRLF; HTAB stays.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/)
     expect(text).toContain('SUMMARY:Tab\there\\, verticaltab\\, bell\\, escape\\, delete')
   })
