@@ -17,7 +17,7 @@ import {
 import { checkEventLinks } from './event-links.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
-import { findOrInsertOrganizer, lockOrganizerNames } from './organizer-repository.js'
+import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
@@ -116,25 +116,18 @@ async function resolveOrganizers(
   now: Date,
   refs: readonly OrganizerRef[],
 ): Promise<number[]> {
+  const inline = refs.filter((ref) => typeof ref !== 'number')
   // All name locks first, in one order: writers naming [A, B] and [B, A] would deadlock.
-  await lockOrganizerNames(
-    trx,
-    refs.filter((ref) => typeof ref !== 'number'),
-  )
+  await lockOrganizerNames(trx, inline)
   await lockLiveRecords(
     trx,
     'cal_organizer',
     'organizer',
     refs.filter((ref) => typeof ref === 'number'),
   )
-  const ids: number[] = []
-  for (const ref of refs) {
-    if (typeof ref === 'number') {
-      ids.push(ref)
-    } else {
-      ids.push(await findOrInsertOrganizer(trx, now, ref))
-    }
-  }
+  const made = await findOrInsertOrganizers(trx, now, inline)
+  let next = 0
+  const ids = refs.map((ref) => (typeof ref === 'number' ? ref : (made[next++] as number)))
   return [...new Set(ids)]
 }
 

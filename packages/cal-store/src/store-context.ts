@@ -171,6 +171,32 @@ export async function allocateSlug(
   return firstFreeSlug(base, new Set(rows.map((r) => r.slug)))
 }
 
+/**
+ * {@link allocateSlug} for many `bases` at once: the slugs they take are read in one statement
+ * (the same btree range per base) and the free ones chosen in memory, distinct among
+ * themselves, in the order of `bases`. The caller holds the slug lock of every base (taken
+ * up front with {@link lockAllUntilCommit}) and inserts with `on conflict do nothing`, taking
+ * the one-by-one path for a row that still clashes (a given slug such as `base-2`).
+ */
+export async function allocateSlugs(
+  db: CalDb,
+  table: SluggedTable,
+  bases: readonly string[],
+  taxonomy?: string,
+): Promise<string[]> {
+  const { rows } = await sql<{ slug: string }>`
+    select t.slug from unnest(${[...new Set(bases)]}::text[]) as b(base)
+    join ${sql.table(table)} t on (t.slug = b.base or (t.slug >= b.base || '-'
+      and t.slug < b.base || '.' and t.slug ~ ('^' || b.base || '-[0-9]+$')))
+    ${taxonomy === undefined ? sql`` : sql`where t.taxonomy = ${taxonomy}`}`.execute(db)
+  const taken = new Set(rows.map((r) => r.slug))
+  return bases.map((base) => {
+    const slug = firstFreeSlug(base, taken)
+    taken.add(slug)
+    return slug
+  })
+}
+
 /** `''` and `undefined` become `null`; other strings stay. */
 export function textOrNull(value: string | null | undefined): string | null {
   return value === undefined || value === null || value === '' ? null : value

@@ -8,9 +8,10 @@ import {
 import { rejectNul, requireName } from './input-guard.js'
 import type { ListResult } from './page.js'
 import type { TermRepository } from './repositories.js'
-import { firstFreeSlug, slugify } from './slug.js'
+import { slugify } from './slug.js'
 import {
   allocateSlug,
+  allocateSlugs,
   type CalDb,
   checkListLength,
   emptyList,
@@ -187,9 +188,8 @@ async function termsNamed(
 }
 
 /**
- * Inserts root terms named `names` (none of which exists) in one statement, slugs allocated
- * in memory against the taken ones read in one statement; the caller holds the slug locks of
- * their bases. A row that still clashes (a concurrent write of the same name or a given slug
+ * Inserts root terms named `names` (none of which exists) in one statement, slugs from
+ * {@link allocateSlugs}; the caller holds the slug locks of their bases. A row that still clashes (a concurrent write of the same name or a given slug
  * like `base-2`) is skipped, and the caller takes the one-by-one path for it.
  */
 async function insertRootTerms(
@@ -197,19 +197,12 @@ async function insertRootTerms(
   taxonomy: Taxonomy,
   names: readonly string[],
 ): Promise<Map<string, number>> {
-  const bases = names.map((name) => termSlugBase(taxonomy, name))
-  const { rows: takenRows } = await sql<{ slug: string }>`
-    select t.slug from unnest(${[...new Set(bases)]}::text[]) as b(base)
-    join cal_term t on t.taxonomy = ${taxonomy} and (t.slug = b.base or (
-      t.slug >= b.base || '-' and t.slug < b.base || '.' and t.slug ~ ('^' || b.base || '-[0-9]+$')))`.execute(
+  const slugs = await allocateSlugs(
     trx,
+    'cal_term',
+    names.map((name) => termSlugBase(taxonomy, name)),
+    taxonomy,
   )
-  const taken = new Set(takenRows.map((r) => r.slug))
-  const slugs = bases.map((base) => {
-    const slug = firstFreeSlug(base, taken)
-    taken.add(slug)
-    return slug
-  })
   const { rows } = await sql<{ key: string; id: number }>`
     insert into cal_term (taxonomy, name, slug)
     select ${taxonomy}, n.name, n.slug from unnest(${names}::text[], ${slugs}::text[]) as n(name, slug)

@@ -85,6 +85,30 @@ describe.each(testDatabases())('stored relations never break a read on $name', (
     expect(listed.body.events[0].organizer).toHaveLength(LIMIT)
   })
 
+  it('resolves inline organizers at the limit: existing names reused in order, new ones made', async () => {
+    const half = LIMIT / 2
+    const inline = [
+      ...Array.from({ length: half }, (_, i) => ({ organizer: `HOST${i + 1}` })),
+      ...Array.from({ length: half }, (_, i) => ({
+        organizer: `guest ${i}`,
+        email: `g${i}@x.org`,
+      })),
+    ]
+    const started = performance.now()
+    const made = await t.create('/events', { title: 'Inline', ...day, organizer: inline })
+    console.log(`${LIMIT} inline organizers: ${(performance.now() - started).toFixed(0)} ms`)
+    const got = made.body.organizer as { id: number; organizer: string; email: string }[]
+    expect(got).toHaveLength(LIMIT)
+    expect(got.slice(0, half).map((o) => o.id)).toEqual(organizerIds.slice(0, half))
+    expect(got.slice(half).map((o) => o.organizer)).toEqual(
+      inline.slice(half).map((o) => o.organizer),
+    )
+    expect(got.at(-1)?.email).toBe(`g${half - 1}@x.org`)
+    // Named again, the new ones are found, not made twice.
+    const again = await t.create('/events', { title: 'Inline again', ...day, organizer: inline })
+    expect(again.body.organizer.map((o: { id: number }) => o.id)).toEqual(got.map((o) => o.id))
+  })
+
   it('refuses one past the limit with a 400 naming the request field', async () => {
     const over = Array.from({ length: LIMIT + 1 }, (_, i) => `over${i}`)
     const cases: [string, unknown][] = [
