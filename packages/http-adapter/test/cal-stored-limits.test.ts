@@ -137,6 +137,19 @@ describe.each(testDatabases())('stored relations never break a read on $name', (
     }
   })
 
+  it('names by name in an event write any term a term write may store', async () => {
+    const long = `${'long name '.repeat(49)}end` // 493 characters: within the store's 500
+    const tag = (await t.create('/tags', { name: long })).body
+    const named = await t.create('/events', { title: 'Long tag', ...day, tags: [long] })
+    expect(named.body.tags.map((x: { id: number }) => x.id)).toEqual([tag.id])
+    const tooLong = await t.call('POST', '/events', {
+      body: { title: 'x', ...day, tags: ['y'.repeat(501)] },
+      token: true,
+    })
+    expect(tooLong.status).toBe(400)
+    expect(Object.keys(tooLong.body.data.params)).toEqual(['tags'])
+  })
+
   it('names the request field for 50,000 organizer ids (issue 26 item 6)', async () => {
     const res = await t.call('POST', '/events', {
       body: { title: 'Crowd', ...day, organizer: Array.from({ length: 50_000 }, (_, i) => i + 1) },
