@@ -20,11 +20,17 @@ export const isWallTimeInRange = (w: LocalDateTime): boolean =>
   w.year >= MIN_YEAR && w.year <= MAX_YEAR
 
 /** The message a date outside the range is refused with. */
-export const DATE_RANGE_MESSAGE = `must lie between ${MIN_YEAR}-01-01 00:00:00 and ${MAX_YEAR}-12-31 23:59:59`
+export const DATE_RANGE_MESSAGE = `must lie between ${MIN_YEAR}-01-01 00:00:00 and ${MAX_YEAR}-12-31 23:59:59, in its time zone and in UTC`
 
-/** Throws `CalValidationError` on `field` unless `instant` read in `zone` is in range. */
+/**
+ * True when `instant` lies in the range both as read in `zone` and in UTC: `9999-12-31
+ * 23:59:59` in `Etc/GMT+12` is year 10000 in UTC, which the `utc_*` fields could not show.
+ */
+export const isDateInRange = (instant: Date, zone: string): boolean =>
+  isWallTimeInRange(toLocalDateTime(instant, zone)) &&
+  isWallTimeInRange(toLocalDateTime(instant, 'UTC'))
+
+/** Throws `CalValidationError` on `field` unless {@link isDateInRange}. */
 export function assertDateInRange(instant: Date, zone: string, field: string): void {
-  if (!isWallTimeInRange(toLocalDateTime(instant, zone))) {
-    throw new CalValidationError(field, DATE_RANGE_MESSAGE)
-  }
+  if (!isDateInRange(instant, zone)) throw new CalValidationError(field, DATE_RANGE_MESSAGE)
 }

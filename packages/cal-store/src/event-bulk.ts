@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely'
 import { CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput } from './event.js'
+import { checkEventLinks } from './event-links.js'
 import { serializeCost } from './event-rows.js'
 import { eventTimes, passwordHashOf } from './event-write.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
@@ -64,6 +65,7 @@ export async function createEventsInBulk(
   const prepared = await Promise.all(
     inputs.map(async (input, i) => {
       rejectNul(input)
+      checkEventLinks(input)
       const title = typeof input.title === 'string' ? input.title.trim() : ''
       if (!title) throw new CalValidationError(`title`, `event #${i} needs a title`)
       const zone = input.timezone ?? 'UTC'

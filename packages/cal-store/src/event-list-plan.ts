@@ -3,7 +3,7 @@ import { checkDate, checkNumber, rejectNul } from './input-guard.js'
 import { modifiedConditions } from './modified-filter.js'
 import { searchWords } from './search-words.js'
 import type { PostStatus } from './status.js'
-import { checkListLength, pageOf, validIds } from './store-context.js'
+import { checkListLength, pageOf, requestIds, validIds } from './store-context.js'
 import type { Taxonomy } from './term.js'
 
 /** An instant bound on an event's start or end, as the SQL operators put it. */
@@ -95,7 +95,7 @@ export async function planEventList(
     offset,
   }
   if (filter.include !== undefined) {
-    plan.include = validIds(filter.include, 'include')
+    plan.include = requestIds(filter.include, 'include')
     if (plan.include.length === 0) return null
   } else {
     const { window } = filter
@@ -123,11 +123,11 @@ export async function planEventList(
     plan.termSets.push(ids)
   }
   if (filter.venue !== undefined) {
-    plan.venues = validIds(filter.venue, 'venue')
+    plan.venues = requestIds(filter.venue, 'venue')
     if (plan.venues.length === 0) return null
   }
   if (filter.organizer !== undefined) {
-    plan.organizers = validIds(filter.organizer, 'organizer')
+    plan.organizers = requestIds(filter.organizer, 'organizer')
     if (plan.organizers.length === 0) return null
   }
   plan.featured = filter.featured

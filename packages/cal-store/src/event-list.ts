@@ -111,8 +111,9 @@ export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPa
   }
   if (plan.publicOnly) q = q.where('e.password_hash', 'is', null)
   for (const ids of plan.termSets) {
-    // Overlap with the mirrored ids: one GIN index probe (see migration 0006).
-    q = q.where(sql<boolean>`e.term_ids && array[${sql.join(ids)}]::integer[]`)
+    // Overlap with the mirrored ids: one GIN index probe (see migration 0006). One array
+    // parameter: a category's descendants are as many as writes made, past any parameter count.
+    q = q.where(sql<boolean>`e.term_ids && ${ids}::integer[]`)
   }
   if (plan.venues) q = q.where('e.venue_id', 'in', plan.venues)
   const organizers = plan.organizers

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely'
 import { type CalEvent, type Cost, EVENT_FLAGS } from './event.js'
 import type { EventTable } from './schema.js'
-import { type CalDb, inIdOrder, validIds } from './store-context.js'
+import { type CalDb, idIn, inIdOrder, validIds } from './store-context.js'
 
 /** An event row as read (every column but the derived `search_text` and `term_ids`). */
 export type EventRow = Omit<Selectable<EventTable>, 'search_text' | 'term_ids'>
@@ -84,7 +84,7 @@ export function selectEvents(db: CalDb) {
 export async function readEvents(db: CalDb, ids: readonly number[]): Promise<CalEvent[]> {
   const wanted = validIds(ids)
   if (wanted.length === 0) return []
-  const rows = await selectEvents(db).where('id', 'in', wanted).execute()
+  const rows = await selectEvents(db).where(idIn('id', wanted)).execute()
   return inIdOrder(ids, rows.map(toEvent))
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import { allDayBounds } from './all-day.js'
 import { assertDateInRange } from './date-range.js'
 import {
@@ -14,13 +14,14 @@ import {
   type OrganizerRef,
   type VenueRef,
 } from './event.js'
+import { checkEventLinks } from './event-links.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
-import { findOrInsertOrganizer, lockOrganizerNames } from './organizer-repository.js'
+import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
-import { allocateSlug, type CalDb, textOrNull, validIds } from './store-context.js'
+import { allocateSlug, type CalDb, idIn, textOrNull, validIds } from './store-context.js'
 import { lockEventTerms, resolveTermRefs } from './term-repository.js'
 import { assertTimeZone } from './time-zone.js'
 import { timestampParam } from './timestamp-param.js'
@@ -91,7 +92,7 @@ async function lockLiveRecords(
     ? await trx
         .selectFrom(table)
         .select('id')
-        .where('id', 'in', wanted)
+        .where(idIn('id', wanted))
         .where('status', '<>', 'trash')
         .orderBy('id')
         .forShare()
@@ -115,25 +116,18 @@ async function resolveOrganizers(
   now: Date,
   refs: readonly OrganizerRef[],
 ): Promise<number[]> {
+  const inline = refs.filter((ref) => typeof ref !== 'number')
   // All name locks first, in one order: writers naming [A, B] and [B, A] would deadlock.
-  await lockOrganizerNames(
-    trx,
-    refs.filter((ref) => typeof ref !== 'number'),
-  )
+  await lockOrganizerNames(trx, inline)
   await lockLiveRecords(
     trx,
     'cal_organizer',
     'organizer',
     refs.filter((ref) => typeof ref === 'number'),
   )
-  const ids: number[] = []
-  for (const ref of refs) {
-    if (typeof ref === 'number') {
-      ids.push(ref)
-    } else {
-      ids.push(await findOrInsertOrganizer(trx, now, ref))
-    }
-  }
+  const made = await findOrInsertOrganizers(trx, now, inline)
+  let next = 0
+  const ids = refs.map((ref) => (typeof ref === 'number' ? ref : (made[next++] as number)))
   return [...new Set(ids)]
 }
 
@@ -155,12 +149,10 @@ async function writeRelations(
   if (relations.organizers) {
     if (replace) await trx.deleteFrom('cal_event_organizer').where('event_id', '=', id).execute()
     if (relations.organizers.length > 0) {
-      await trx
-        .insertInto('cal_event_organizer')
-        .values(
-          relations.organizers.map((o, position) => ({ event_id: id, organizer_id: o, position })),
-        )
-        .execute()
+      // One array parameter however many: a list of values stops at 65,535 parameters.
+      await sql`insert into cal_event_organizer (event_id, organizer_id, position)
+        select ${id}::integer, o.id, o.n - 1
+        from unnest(${relations.organizers}::integer[]) with ordinality as o(id, n)`.execute(trx)
     }
   }
   for (const [taxonomy, terms] of [
@@ -178,10 +170,8 @@ async function writeRelations(
         .execute()
     }
     if (terms.length > 0) {
-      await trx
-        .insertInto('cal_event_term')
-        .values(terms.map((term_id) => ({ event_id: id, term_id })))
-        .execute()
+      await sql`insert into cal_event_term (event_id, term_id)
+        select ${id}::integer, unnest(${terms}::integer[])`.execute(trx)
     }
   }
 }
@@ -194,6 +184,7 @@ export async function insertEvent(
   passwordHash: string | null,
 ): Promise<number> {
   rejectNul(input)
+  checkEventLinks(input)
   checkParentId(input.post_parent)
   const title = requireTitle(input.title)
   const zone = input.timezone ?? 'UTC'
@@ -275,6 +266,7 @@ export async function patchEvent(
   ifSequence?: number,
 ): Promise<void> {
   rejectNul(patch)
+  checkEventLinks(patch)
   checkParentId(patch.post_parent)
   const current: EventRow | undefined = validIds([id]).length
     ? await trx

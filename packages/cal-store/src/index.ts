@@ -16,6 +16,7 @@ export {
   assertDateInRange,
   BEFORE_ANY_DATE,
   DATE_RANGE_MESSAGE,
+  isDateInRange,
   isWallTimeInRange,
   MAX_YEAR,
   MIN_YEAR,
@@ -41,8 +42,10 @@ export type {
   VenueRef,
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
+export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
+export { MAX_NAME_LENGTH } from './input-guard.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
@@ -64,12 +67,14 @@ export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch 
 export {
   addDays,
   assertTimeZone,
+  endOfDayInstant,
   formatLocalDateTime,
   formatWallTime,
   fromLocalDateTime,
   isRealWallTime,
   isValidTimeZone,
   type LocalDateTime,
+  startOfDayInstant,
   toLocalDateTime,
   zoneOffsetMinutes,
 } from './time-zone.js'

@@ -1,6 +1,6 @@
 import {
   createNamedRecordRepository,
-  findOrInsertNamed,
+  findOrInsertNamedMany,
   insertNamed,
   lockNames,
   type NamedRecordSpec,
@@ -36,19 +36,20 @@ export function insertOrganizer(trx: CalDb, now: Date, input: OrganizerInput): P
 }
 
 /**
- * The organizer named `name` (case-insensitive, not trashed, lowest id) or a new one made from
- * `input`: how inline organizer objects on event writes resolve. Resolving several in one
- * transaction: {@link lockOrganizerNames} first.
+ * For each of `inputs`, the organizer named like it (case-insensitive, not trashed, lowest id)
+ * or a new one made from it: how inline organizer objects on event writes resolve, set-based;
+ * ids in input order. Resolving them with other records in one transaction:
+ * {@link lockOrganizerNames} first.
  */
-export function findOrInsertOrganizer(
+export function findOrInsertOrganizers(
   trx: CalDb,
   now: Date,
-  input: OrganizerInput,
-): Promise<number> {
-  return findOrInsertNamed(trx, now, ORGANIZERS, input)
+  inputs: readonly OrganizerInput[],
+): Promise<number[]> {
+  return findOrInsertNamedMany(trx, now, ORGANIZERS, inputs)
 }
 
-/** Takes the locks of every organizer in `inputs` that {@link findOrInsertOrganizer} takes. */
+/** Takes the locks of every organizer in `inputs` that {@link findOrInsertOrganizers} takes. */
 export function lockOrganizerNames(trx: CalDb, inputs: readonly OrganizerInput[]): Promise<void> {
   return lockNames(trx, ORGANIZERS, inputs)
 }

@@ -20,8 +20,8 @@ export interface StoreContext {
 }
 
 /**
- * Most ids one filter or `getMany` call takes (each becomes a bound parameter, and PostgreSQL
- * takes at most 65,535 per statement); also the largest page.
+ * Most entries one list filter of a request takes (`include`, `venue`, `categories`, …); also
+ * the largest page. Request input only: reads of stored relations are not limited by it.
  */
 export const MAX_IDS = 10_000
 
@@ -54,7 +54,18 @@ export function lockUntilCommit(db: CalDb, key: string): Promise<void> {
  * Taking a held lock again later in the transaction returns at once.
  */
 export async function lockAllUntilCommit(db: CalDb, keys: Iterable<string>): Promise<void> {
-  for (const key of [...new Set(keys)].sort()) await lockUntilCommit(db, key)
+  const sorted = [...new Set(keys)].sort()
+  if (sorted.length <= 1) {
+    for (const key of sorted) await lockUntilCommit(db, key)
+    return
+  }
+  // One statement for all (a write naming 1,000 new terms took 1,000 round trips here), in
+  // the sorted order: the subquery hands the rows over in it. The key is @kcore/db's
+  // (`advisory-lock.ts`): hashtextextended(name, 0).
+  await sql`select pg_advisory_xact_lock(hashtextextended(s.k, 0)) from (
+    select k from unnest(${sorted}::text[]) with ordinality as u(k, n) order by n offset 0) s`.execute(
+    db,
+  )
 }
 
 /**
@@ -160,6 +171,32 @@ export async function allocateSlug(
   return firstFreeSlug(base, new Set(rows.map((r) => r.slug)))
 }
 
+/**
+ * {@link allocateSlug} for many `bases` at once: the slugs they take are read in one statement
+ * (the same btree range per base) and the free ones chosen in memory, distinct among
+ * themselves, in the order of `bases`. The caller holds the slug lock of every base (taken
+ * up front with {@link lockAllUntilCommit}) and inserts with `on conflict do nothing`, taking
+ * the one-by-one path for a row that still clashes (a given slug such as `base-2`).
+ */
+export async function allocateSlugs(
+  db: CalDb,
+  table: SluggedTable,
+  bases: readonly string[],
+  taxonomy?: string,
+): Promise<string[]> {
+  const { rows } = await sql<{ slug: string }>`
+    select t.slug from unnest(${[...new Set(bases)]}::text[]) as b(base)
+    join ${sql.table(table)} t on (t.slug = b.base or (t.slug >= b.base || '-'
+      and t.slug < b.base || '.' and t.slug ~ ('^' || b.base || '-[0-9]+$')))
+    ${taxonomy === undefined ? sql`` : sql`where t.taxonomy = ${taxonomy}`}`.execute(db)
+  const taken = new Set(rows.map((r) => r.slug))
+  return bases.map((base) => {
+    const slug = firstFreeSlug(base, taken)
+    taken.add(slug)
+    return slug
+  })
+}
+
 /** `''` and `undefined` become `null`; other strings stay. */
 export function textOrNull(value: string | null | undefined): string | null {
   return value === undefined || value === null || value === '' ? null : value
@@ -177,17 +214,30 @@ export function inIdOrder<T extends { id: number }>(ids: readonly number[], rows
 }
 
 /**
- * Distinct positive int4 values of `ids` (others dropped: they cannot be ids). More than
- * {@link MAX_IDS} → `CalValidationError` on `field`.
+ * Distinct positive int4 values of `ids` (others dropped: they cannot be ids). No length limit:
+ * internal reads (the relations of a page of events) take whatever writes stored; pass the
+ * result to {@link idIn}, which binds it as one array parameter.
  */
-export function validIds(ids: readonly number[], field = 'ids'): number[] {
-  const valid = [
-    ...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1)),
-  ]
-  if (valid.length > MAX_IDS) {
-    throw new CalValidationError(field, `at most ${MAX_IDS} ids at once`)
-  }
-  return valid
+export function validIds(ids: readonly number[]): number[] {
+  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1))]
+}
+
+/**
+ * {@link validIds} of ids a request names in the filter `field`: more than {@link MAX_IDS}
+ * entries → `CalValidationError` on `field`. Only request input is limited this way, never
+ * what a read loads for stored data.
+ */
+export function requestIds(ids: readonly number[], field: string): number[] {
+  checkListLength(ids, field)
+  return validIds(ids)
+}
+
+/**
+ * `column = any($1::integer[])`: a set of ids as one bound array parameter, so a statement takes
+ * any number of them (a list of bound values stops at PostgreSQL's 65,535 parameters).
+ */
+export function idIn(column: string, ids: readonly number[]) {
+  return sql<boolean>`${sql.ref(column)} = any(${ids}::integer[])`
 }
 
 /** Throws `CalValidationError` on `field` when a list is longer than {@link MAX_IDS}. */

@@ -11,13 +11,16 @@ import type { TermRepository } from './repositories.js'
 import { slugify } from './slug.js'
 import {
   allocateSlug,
+  allocateSlugs,
   type CalDb,
   checkListLength,
   emptyList,
+  idIn,
   inIdOrder,
   lockAllUntilCommit,
   lockUntilCommit,
   pageOf,
+  requestIds,
   type StoreContext,
   slugLockKey,
   textOrNull,
@@ -85,7 +88,12 @@ async function siblingNamed(
   return (await q.executeTakeFirst())?.id
 }
 
-/** Checks a wanted parent: categories only, must exist, must not be `self` or below it. */
+/**
+ * Checks a wanted parent: categories only, must exist, must not be `self` or below it. The
+ * walk up is one recursive statement bounded by the tree itself (no depth limit: a chain of
+ * any length is a tree); `union` drops rows already seen, so it ends even on a cycle written
+ * behind the store.
+ */
 async function checkParent(
   db: CalDb,
   taxonomy: Taxonomy,
@@ -94,24 +102,20 @@ async function checkParent(
 ): Promise<number | null> {
   if (parent === undefined || parent === null || parent === 0) return null
   if (taxonomy === 'cal_event_tag') throw new CalValidationError('parent', 'tags have no parent')
-  let cursor: number | null = parent
-  for (let depth = 0; cursor !== null; depth++) {
-    if (cursor === self || depth > 100) {
-      throw new CalValidationError('parent', 'a category cannot be its own ancestor')
-    }
-    const row: { parent_id: number | null } | undefined = validIds([cursor]).length
-      ? await db
-          .selectFrom('cal_term')
-          .select('parent_id')
-          .where('id', '=', cursor)
-          .where('taxonomy', '=', taxonomy)
-          .executeTakeFirst()
-      : undefined
-    if (!row) {
-      if (cursor === parent) throw new CalUnknownReferenceError('parent', parent)
-      break
-    }
-    cursor = row.parent_id
+  const ancestors = validIds([parent]).length
+    ? (
+        await sql<{ id: number }>`
+          with recursive up(id, parent_id) as (
+            select id, parent_id from cal_term where id = ${parent} and taxonomy = ${taxonomy}
+            union
+            select t.id, t.parent_id from cal_term t join up on t.id = up.parent_id
+          )
+          select id from up`.execute(db)
+      ).rows
+    : []
+  if (ancestors.length === 0) throw new CalUnknownReferenceError('parent', parent)
+  if (self !== undefined && ancestors.some((row) => row.id === self)) {
+    throw new CalValidationError('parent', 'a category cannot be its own ancestor')
   }
   return parent
 }
@@ -162,14 +166,61 @@ export async function insertTerm(
   }
 }
 
-/** Resolves term references (ids or names) to ids, creating root terms for unknown names. */
+/**
+ * The ids of the terms of `taxonomy` named like `names` (case-insensitively, the lowest id
+ * where several match), by lowercased name; one statement for any number of names.
+ */
+async function termsNamed(
+  trx: CalDb,
+  taxonomy: Taxonomy,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  const keys = [...new Set(names.map((n) => n.toLowerCase()))]
+  const rows = keys.length
+    ? (
+        await sql<{ key: string; id: number }>`
+          select distinct on (lower(name)) lower(name) as key, id from cal_term
+          where taxonomy = ${taxonomy} and lower(name) = any(${keys}::text[])
+          order by lower(name), id`.execute(trx)
+      ).rows
+    : []
+  return new Map(rows.map((r) => [r.key, r.id]))
+}
+
+/**
+ * Inserts root terms named `names` (none of which exists) in one statement, slugs from
+ * {@link allocateSlugs}; the caller holds the slug locks of their bases. A row that still clashes (a concurrent write of the same name or a given slug
+ * like `base-2`) is skipped, and the caller takes the one-by-one path for it.
+ */
+async function insertRootTerms(
+  trx: CalDb,
+  taxonomy: Taxonomy,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  const slugs = await allocateSlugs(
+    trx,
+    'cal_term',
+    names.map((name) => termSlugBase(taxonomy, name)),
+    taxonomy,
+  )
+  const { rows } = await sql<{ key: string; id: number }>`
+    insert into cal_term (taxonomy, name, slug)
+    select ${taxonomy}, n.name, n.slug from unnest(${names}::text[], ${slugs}::text[]) as n(name, slug)
+    on conflict do nothing
+    returning lower(name) as key, id`.execute(trx)
+  return new Map(rows.map((r) => [r.key, r.id]))
+}
+
+/**
+ * Resolves term references (ids or names) to ids, creating root terms for unknown names. Set
+ * based: a write naming 1,000 new terms costs a handful of statements, not thousands.
+ */
 export async function resolveTermRefs(
   trx: CalDb,
   taxonomy: Taxonomy,
   field: string,
   refs: readonly (number | string)[],
 ): Promise<number[]> {
-  const ids: number[] = []
   const numbers = refs.filter((r): r is number => typeof r === 'number')
   if (numbers.length > 0) {
     const valid = validIds(numbers)
@@ -178,46 +229,52 @@ export async function resolveTermRefs(
           .selectFrom('cal_term')
           .select('id')
           .where('taxonomy', '=', taxonomy)
-          .where('id', 'in', valid)
+          .where(idIn('id', valid))
           .execute()
       : []
     const known = new Set(found.map((r) => r.id))
     const missing = numbers.find((n) => !known.has(n))
     if (missing !== undefined) throw new CalUnknownReferenceError(field, missing)
   }
+  const names = refs.flatMap((ref) => {
+    if (typeof ref === 'number') return []
+    rejectNul(ref, field)
+    return [requireName(field, ref, 'a term')]
+  })
   // Inserting takes the slug lock of each new name; taking them all first, in one order, keeps
   // writers naming [A, B] and [B, A] from deadlocking.
   await lockAllUntilCommit(
     trx,
-    refs.flatMap((ref) =>
-      typeof ref === 'string' && ref.trim() !== ''
-        ? [slugLockKey('cal_term', termSlugBase(taxonomy, ref.trim()), taxonomy)]
-        : [],
-    ),
+    names.map((name) => slugLockKey('cal_term', termSlugBase(taxonomy, name), taxonomy)),
   )
+  const byName = await termsNamed(trx, taxonomy, names)
+  const fresh = [...new Map(names.map((n) => [n.toLowerCase(), n])).entries()]
+    .filter(([key]) => !byName.has(key))
+    .map(([, name]) => name)
+  if (fresh.length > 0) {
+    for (const [key, id] of await insertRootTerms(trx, taxonomy, fresh)) byName.set(key, id)
+  }
+  const ids: number[] = []
   for (const ref of refs) {
     if (typeof ref === 'number') {
       ids.push(ref)
       continue
     }
-    rejectNul(ref, field)
-    const name = requireName(field, ref, 'a term')
-    const existing = await trx
-      .selectFrom('cal_term')
-      .select('id')
-      .where('taxonomy', '=', taxonomy)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
-      .orderBy('id')
-      .executeTakeFirst()
-    if (existing) ids.push(existing.id)
-    else {
-      try {
-        ids.push(await insertTerm(trx, taxonomy, { name }))
-      } catch (error) {
-        // A concurrent writer created the same root term first: use it.
-        if (error instanceof CalTermExistsError) ids.push(error.termId)
-        else throw error
-      }
+    const name = ref.trim()
+    const id = byName.get(name.toLowerCase())
+    if (id !== undefined) {
+      ids.push(id)
+      continue
+    }
+    try {
+      const created = await insertTerm(trx, taxonomy, { name })
+      byName.set(name.toLowerCase(), created)
+      ids.push(created)
+    } catch (error) {
+      // A concurrent writer created the same root term first: use it.
+      if (!(error instanceof CalTermExistsError)) throw error
+      byName.set(name.toLowerCase(), error.termId)
+      ids.push(error.termId)
     }
   }
   return [...new Set(ids)]
@@ -248,7 +305,7 @@ export async function lockEventTerms(
   const rows = await trx
     .selectFrom('cal_term')
     .select('id')
-    .where('id', 'in', wanted)
+    .where(idIn('id', wanted))
     .orderBy('id')
     .forNoKeyUpdate()
     .execute()
@@ -272,7 +329,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
     const rows = await db
       .selectFrom(termsWithCount(db, taxonomy).as('t'))
       .selectAll()
-      .where('t.id', 'in', wanted)
+      .where(idIn('t.id', wanted))
       .execute()
     return inIdOrder(ids, rows.map(toTerm))
   }
@@ -346,12 +403,12 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
       const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
       q = q.where((eb) => eb.or([eb('t.name', 'ilike', pattern), eb('t.slug', 'ilike', pattern)]))
     }
-    const include = filter.include ? validIds(filter.include, 'include') : undefined
+    const include = filter.include ? requestIds(filter.include, 'include') : undefined
     if (include) {
       if (include.length === 0) return emptyList()
       q = q.where('t.id', 'in', include)
     }
-    const exclude = filter.exclude ? validIds(filter.exclude, 'exclude') : []
+    const exclude = filter.exclude ? requestIds(filter.exclude, 'exclude') : []
     if (exclude.length > 0) q = q.where('t.id', 'not in', exclude)
     if (filter.hide_empty ?? true) q = q.where('t.count', '>', 0)
     if (filter.parent !== undefined) {

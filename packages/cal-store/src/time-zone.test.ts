@@ -51,10 +51,16 @@ describe('time zones', () => {
     expect(zoneOffsetMinutes(new Date('2026-07-15T12:00:00Z'), 'America/New_York')).toBe(-240)
   })
 
-  it('moves a skipped wall time forward and takes the first of a repeated one', () => {
-    // 2026-03-08 02:30 does not exist in New York (02:00 → 03:00).
-    const gap = fromLocalDateTime(local('2026-03-08 02:30:00'), 'America/New_York')
-    expect(formatLocalDateTime(gap, 'America/New_York')).toBe('2026-03-08 03:30:00')
+  it('refuses a skipped wall time and takes the first of a repeated one', () => {
+    // 2026-03-08 02:30 does not exist in New York (02:00 → 03:00): storing 03:30 would change
+    // what was written (issue 26 item 7).
+    expect(() =>
+      fromLocalDateTime(local('2026-03-08 02:30:00'), 'America/New_York', 'start_date'),
+    ).toThrow(/start_date: 2026-03-08 02:30:00 does not exist in America\/New_York/)
+    // Samoa skipped the whole of 2011-12-30.
+    expect(() => fromLocalDateTime(local('2011-12-30 12:00:00'), 'Pacific/Apia')).toThrow(
+      /does not exist/,
+    )
     // 2026-11-01 01:30 happens twice; the first is EDT (UTC-4).
     const twice = fromLocalDateTime(local('2026-11-01 01:30:00'), 'America/New_York')
     expect(twice.toISOString()).toBe('2026-11-01T05:30:00.000Z')

@@ -126,14 +126,41 @@ export function isRealWallTime(local: LocalDateTime): boolean {
 }
 
 /**
- * The UTC instant at which clocks in `zone` show `local`. A wall time skipped by a DST jump
- * maps forward by the jump (02:30 on a spring-forward day in New York → 03:30 EDT); a repeated
- * wall time (fall back) maps to its first occurrence (Temporal's `compatible`).
+ * The UTC instant at which clocks in `zone` show `local`: the one place wall times become
+ * instants. A repeated wall time (fall back) is its earlier instant; one the zone skipped (02:30
+ * on a spring-forward day in New York, any time on Samoa's 2011-12-30) is a
+ * `CalValidationError` on `field` saying so: moving it would store another time than written.
  */
-export function fromLocalDateTime(local: LocalDateTime, zone: string): Date {
+export function fromLocalDateTime(local: LocalDateTime, zone: string, field = 'date'): Date {
   const wall = Temporal.PlainDateTime.from(local, { overflow: 'reject' })
-  const z = wall.toZonedDateTime(temporalZone(zone), { disambiguation: 'compatible' })
+  // 'earlier' picks the first of two instants; in a gap it lands before the gap, on another
+  // wall time, which is how a skipped time is told apart ('reject' refuses overlaps too).
+  const z = wall.toZonedDateTime(temporalZone(zone), { disambiguation: 'earlier' })
+  if (!z.toPlainDateTime().equals(wall)) {
+    throw new CalValidationError(
+      field,
+      `${formatWallTime(local)} does not exist in ${zone} (its clocks skipped that time)`,
+    )
+  }
   return new Date(z.epochMilliseconds)
+}
+
+/**
+ * The first instant of the day `local` falls on, in `zone`: midnight, or the first wall time
+ * after it when a clock change skipped midnight (Havana springs forward at 00:00).
+ */
+export function startOfDayInstant(local: LocalDateTime, zone: string): Date {
+  const day = Temporal.PlainDate.from(local, { overflow: 'reject' })
+  return new Date(day.toZonedDateTime(temporalZone(zone)).epochMilliseconds)
+}
+
+/**
+ * The last second of the day `local` falls on, in `zone`: one second before the next day
+ * starts (23:59:59, whatever clock change the day or its midnight holds).
+ */
+export function endOfDayInstant(local: LocalDateTime, zone: string): Date {
+  const next = Temporal.PlainDate.from(local, { overflow: 'reject' }).add({ days: 1 })
+  return new Date(next.toZonedDateTime(temporalZone(zone)).epochMilliseconds - 1000)
 }
 
 /** The same wall-clock time `days` calendar days later (earlier when negative). */

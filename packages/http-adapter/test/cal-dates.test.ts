@@ -74,7 +74,8 @@ describe.each(testDatabases())('calendar dates on $name', ({ open }) => {
     for (const [timezone, start] of [
       ['America/Los_Angeles', '1000-01-01 00:00:00'],
       ['America/Los_Angeles', '1883-11-18 11:59:59'],
-      ['Europe/Amsterdam', '1000-01-01 00:00:00'],
+      // LMT +0:17:30: the earliest wall time whose UTC instant is in range (issue 26 item 8).
+      ['Europe/Amsterdam', '1000-01-01 00:17:30'],
       ['Asia/Kolkata', '1899-12-31 23:59:59'],
       ['Pacific/Kiritimati', '1000-01-01 00:00:00'],
     ] as const) {
@@ -91,16 +92,30 @@ describe.each(testDatabases())('calendar dates on $name', ({ open }) => {
   })
 
   it('the edges of the range are accepted in every zone, one second past is not', async () => {
+    // Both the wall time and its UTC instant lie in range (issue 26 item 8): in Los Angeles
+    // (UTC-8 in December) the last accepted second is 15:59:59.
     const made = await t.create('/events', {
       title: 'edge',
       start_date: '1000-01-01 00:00:00',
-      end_date: '9999-12-31 23:59:59',
+      end_date: '9999-12-31 15:59:59',
       timezone: 'America/Los_Angeles',
     })
     expect(made.body).toMatchObject({
       start_date: '1000-01-01 00:00:00',
-      end_date: '9999-12-31 23:59:59',
+      end_date: '9999-12-31 15:59:59',
+      utc_end_date: '9999-12-31 23:59:59',
     })
+    const late = await t.call('POST', '/events', {
+      body: {
+        title: 'x',
+        start_date: '2000-01-01',
+        end_date: '9999-12-31 16:00:00',
+        timezone: 'America/Los_Angeles',
+      },
+      token: true,
+    })
+    expect(late.status).toBe(400)
+    expect(Object.keys(late.body.data.params)).toEqual(['end_date'])
     const past = await t.call('POST', '/events', {
       body: { title: 'x', start_date: '2000-01-01', end_date: '9999-12-31 23:59:59-12:00' },
       token: true,

@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '@cal/store'
 import { z } from 'zod'
 import {
   authorId,
@@ -16,7 +17,11 @@ import { MAX_ID } from './request-schemas.js'
 import { venueCreateBody } from './venue-body.js'
 
 const organizerRef = z.union([bodyId, organizerCreateBody])
-const termRef = z.union([z.number().int().min(1).max(MAX_ID), z.string().trim().min(1).max(200)])
+// A name as long as a term write may store (the store's limit), checked here before auth too.
+const termRef = z.union([
+  z.number().int().min(1).max(MAX_ID),
+  z.string().trim().min(1).max(MAX_NAME_LENGTH),
+])
 const termRefs = z
   .union([z.array(termRef), termRef])
   .transform((v) => ([] as (number | string)[]).concat(v))

@@ -1,5 +1,5 @@
 import type { EventListFilter, TermRef } from '@cal/store'
-import { fromLocalDateTime } from '@cal/store'
+import { endOfDayInstant, startOfDayInstant } from '@cal/store'
 import { z } from 'zod'
 import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
@@ -8,7 +8,6 @@ import { type DateInput, isDateInput, parseDateInput, readDateInput } from './pa
 import { idList, idParam, pagingQuery, queryBoolean, stringList } from './request-schemas.js'
 import { fieldsQuery } from './sparse-fields.js'
 import { statusQuery } from './status-query.js'
-import { endOfDay, startOfDay } from './wall-time.js'
 
 const dateQuery = (description: string) =>
   z
@@ -107,8 +106,9 @@ export function toEventFilter(
     if (typeof text !== 'string') return undefined
     const parsed = readDateInput(text, zone, now, field)
     if (strict && !parsed.dateOnly) return parsed.instant
-    const wall = side === 'lower' ? startOfDay(parsed.wall) : endOfDay(parsed.wall)
-    return fromLocalDateTime(wall, zone)
+    return side === 'lower'
+      ? startOfDayInstant(parsed.wall, zone)
+      : endOfDayInstant(parsed.wall, zone)
   }
   const explicit =
     q.starts_before !== undefined ||

@@ -1,5 +1,6 @@
 import type { CalEvent, EventInput, EventPatch } from '@cal/store'
 import {
+  checkEventLinks,
   EVENT_FLAGS,
   eventTimes,
   fromLocalDateTime,
@@ -14,10 +15,16 @@ import { toVenueInput } from './venue-body.js'
 
 /**
  * Checks what can be checked without the database (before authentication, as the spec
- * orders): each date a real one within 1000…9999 in the zone it is read in, and the end not
- * before the start after the all-day rule (the store's {@link eventTimes}, one rule for both).
+ * orders): the store's limit on relation entries ({@link checkEventLinks}), each date a real
+ * one within 1000…9999 in the zone it is read in, and the end not before the start after the
+ * all-day rule (the store's {@link eventTimes}, one rule for both).
  */
 export function checkEventBody(body: EventBody, serviceZone: string, now: Date): void {
+  try {
+    checkEventLinks({ organizers: body.organizer, categories: body.categories, tags: body.tags })
+  } catch (error) {
+    throw toHttpError(error)
+  }
   const zone = body.timezone ?? serviceZone
   const start =
     body.start_date === undefined
@@ -82,16 +89,15 @@ export function toEventPatch(
   if (end) patch.end = end
   if (existing && patch.timezone && patch.timezone !== existing.timezone) {
     // Keep wall-clock times when only the zone moves.
-    if (!start)
-      patch.start = fromLocalDateTime(
-        toLocalDateTime(existing.start, existing.timezone),
-        patch.timezone,
-      )
-    if (!end)
-      patch.end = fromLocalDateTime(
-        toLocalDateTime(existing.end, existing.timezone),
-        patch.timezone,
-      )
+    // A wall time the new zone skips is refused naming the date it came from.
+    const keep = (at: Date, field: string) =>
+      fromLocalDateTime(toLocalDateTime(at, existing.timezone), patch.timezone as string, field)
+    try {
+      if (!start) patch.start = keep(existing.start, 'start_date')
+      if (!end) patch.end = keep(existing.end, 'end_date')
+    } catch (error) {
+      throw toHttpError(error)
+    }
   }
   if (body.venue !== undefined) {
     patch.venue =

@@ -112,5 +112,16 @@ export function eventsCalendar(
       status: STATUS[event.status],
     })
   }
-  return calendar.toString()
+  return withoutControls(calendar.toString())
+}
+
+/**
+ * RFC 5545 (3.3.11) TEXT holds no CONTROL character (%x00-08 / %x0A-1F / %x7F) but HTAB;
+ * ical-generator escapes line breaks inside values as `\\n` and leaves the rest raw, so after
+ * it the only CR and LF left end or fold lines. Every other control is dropped here, the one
+ * place the feed's text is written, whichever field (title, description, venue, term) held it.
+ */
+function withoutControls(ics: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  return ics.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
 }

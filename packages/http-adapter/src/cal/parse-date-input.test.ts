@@ -17,9 +17,13 @@ describe('parseDateInput', () => {
     expect(r?.wall.hour).toBe(14)
   })
 
-  it('moves a time in the spring-forward gap forward', () => {
-    const r = parseDateInput('2026-03-08 02:30:00', 'America/New_York', now)
-    expect(r?.instant.toISOString()).toBe('2026-03-08T07:30:00.000Z')
+  it('refuses a time in the spring-forward gap, naming the field', () => {
+    expect(() => readDateInput('2026-03-08 02:30:00', 'America/New_York', now, 'end_date')).toThrow(
+      /end_date/,
+    )
+    // A day alone is the instant it starts, even where midnight was skipped (Havana).
+    const r = parseDateInput('2026-03-08', 'America/Havana', now)
+    expect(r?.instant.toISOString()).toBe('2026-03-08T05:00:00.000Z')
   })
 
   it('reads relative days in the zone', () => {
@@ -68,11 +72,14 @@ describe('readDateInput', () => {
   }
   it.each([
     ['1000-01-01 00:00:00', 'UTC', 'ok'],
-    ['9999-12-31 23:59:59', 'America/Los_Angeles', 'ok'],
+    // The UTC instant must lie in range too (issue 26 item 8).
+    ['9999-12-31 23:59:59', 'America/Los_Angeles', 400],
+    ['9999-12-31 15:59:59', 'America/Los_Angeles', 'ok'],
     ['0999-12-31 23:59:59', 'UTC', 400],
     ['9999-12-31 23:59:59-12:00', 'UTC', 400],
     ['1000-01-01 00:00:00+14:00', 'UTC', 400],
-    ['1000-01-01 00:00:00+14:00', 'Etc/GMT-14', 'ok'],
+    ['1000-01-01 00:00:00+14:00', 'Etc/GMT-14', 400],
+    ['1000-01-01 14:00:00+14:00', 'Etc/GMT-14', 'ok'],
     ['-30610224001', 'UTC', 400],
     ['253402300799', 'UTC', 'ok'],
     ['253402300800', 'UTC', 400],

@@ -2,12 +2,14 @@ import {
   addDays,
   DATE_RANGE_MESSAGE,
   fromLocalDateTime,
+  isDateInRange,
   isRealWallTime,
-  isWallTimeInRange,
   type LocalDateTime,
+  startOfDayInstant,
   toLocalDateTime,
 } from '@cal/store'
 import { invalidParams } from './cal-error.js'
+import { toHttpError } from './store-error.js'
 
 /** A date or date-time given by a client, resolved in a zone. */
 export interface DateInput {
@@ -38,17 +40,24 @@ const RELATIVE_DAYS = new Map([
  * either optionally followed by `Z` or `±HH[:MM]` (then `zone` only shapes `wall`), a Unix
  * timestamp in whole seconds (all digits, optional minus: an instant, like a date-time with
  * `Z`), and the words `now`, `today`, `tomorrow`, `yesterday`. A wall time without an offset is
- * read in `zone`. Returns `undefined` for anything else, including impossible dates such as
- * `2026-02-30`. The 1000…9999 range is {@link readDateInput}'s business: it depends on the zone.
+ * read in `zone`; a day alone is the instant that day starts. Returns `undefined` for anything
+ * else, including impossible dates such as `2026-02-30`; a wall time the zone skipped (DST) is
+ * a `CalValidationError` on `field`. The 1000…9999 range is {@link readDateInput}'s business:
+ * it depends on the zone.
  */
-export function parseDateInput(text: string, zone: string, now: Date): DateInput | undefined {
+export function parseDateInput(
+  text: string,
+  zone: string,
+  now: Date,
+  field = 'date',
+): DateInput | undefined {
   const trimmed = text.trim()
   const word = trimmed.toLowerCase()
   if (word === 'now') return atInstant(new Date(Math.floor(now.getTime() / 1000) * 1000), zone)
   const shift = RELATIVE_DAYS.get(word)
   if (shift !== undefined) {
     const wall = { ...addDays(toLocalDateTime(now, zone), shift), hour: 0, minute: 0, second: 0 }
-    return { instant: fromLocalDateTime(wall, zone), wall, dateOnly: true }
+    return { instant: startOfDayInstant(wall, zone), wall, dateOnly: true }
   }
   if (UNIX_SECONDS.test(trimmed)) {
     const ms = Number(trimmed) * 1000
@@ -69,7 +78,10 @@ export function parseDateInput(text: string, zone: string, now: Date): DateInput
   const dateOnly = m[4] === undefined
   const offsetText = m[7]
   if (offsetText === undefined) {
-    return { instant: fromLocalDateTime(given, zone), wall: given, dateOnly }
+    const instant = dateOnly
+      ? startOfDayInstant(given, zone)
+      : fromLocalDateTime(given, zone, field)
+    return { instant, wall: given, dateOnly }
   }
   const offsetZone = offsetZoneOf(offsetText)
   if (offsetZone === undefined) return undefined
@@ -86,13 +98,19 @@ const atInstant = (instant: Date, zone: string): DateInput => ({
 export const isDateInput = (text: string) => parseDateInput(text, 'UTC', new Date(0)) !== undefined
 
 /**
- * {@link parseDateInput} for a request field: 400 naming `field` when the text is not a date
- * or its wall time in `zone` lies outside 1000-01-01 00:00:00 … 9999-12-31 23:59:59.
+ * {@link parseDateInput} for a request field: 400 naming `field` when the text is not a date,
+ * names a wall time `zone` skipped, or lies outside 1000-01-01 00:00:00 … 9999-12-31 23:59:59
+ * in `zone` or in UTC.
  */
 export function readDateInput(text: string, zone: string, now: Date, field: string): DateInput {
-  const parsed = parseDateInput(text, zone, now)
+  let parsed: DateInput | undefined
+  try {
+    parsed = parseDateInput(text, zone, now, field)
+  } catch (error) {
+    throw toHttpError(error)
+  }
   if (!parsed) throw invalidParams({ [field]: 'must be a date-time such as 2026-05-01 19:30:00' })
-  if (!isWallTimeInRange(parsed.wall)) throw invalidParams({ [field]: DATE_RANGE_MESSAGE })
+  if (!isDateInRange(parsed.instant, zone)) throw invalidParams({ [field]: DATE_RANGE_MESSAGE })
   return parsed
 }
 

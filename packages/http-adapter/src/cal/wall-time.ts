@@ -31,17 +31,3 @@ export function zonedDate(instant: Date, zone: string): { text: string; details:
   const wall = toLocalDateTime(instant, zone)
   return { text: formatWallTime(wall), details: dateDetails(wall) }
 }
-
-/** The same day at 00:00:00 or 23:59:59. */
-export const startOfDay = (w: LocalDateTime): LocalDateTime => ({
-  ...w,
-  hour: 0,
-  minute: 0,
-  second: 0,
-})
-export const endOfDay = (w: LocalDateTime): LocalDateTime => ({
-  ...w,
-  hour: 23,
-  minute: 59,
-  second: 59,
-})
