@@ -1,4 +1,7 @@
-import { lockUntilCommit as lockTransaction } from '@kcore/db'
+import {
+  lockAllUntilCommit as lockAllTransaction,
+  lockUntilCommit as lockTransaction,
+} from '@kcore/db'
 import { type Kysely, sql } from 'kysely'
 import { CalValidationError } from './errors.js'
 import type { ListResult, Page } from './page.js'
@@ -47,25 +50,9 @@ export function lockUntilCommit(db: CalDb, key: string): Promise<void> {
   return lockTransaction(db, key)
 }
 
-/**
- * {@link lockUntilCommit} on every key of `keys`, one at a time in sorted order. A write that
- * needs several locks takes them all this way up front: two writers naming the same records in
- * opposite orders then queue instead of each holding the lock the other waits for (deadlock).
- * Taking a held lock again later in the transaction returns at once.
- */
-export async function lockAllUntilCommit(db: CalDb, keys: Iterable<string>): Promise<void> {
-  const sorted = [...new Set(keys)].sort()
-  if (sorted.length <= 1) {
-    for (const key of sorted) await lockUntilCommit(db, key)
-    return
-  }
-  // One statement for all (a write naming 1,000 new terms took 1,000 round trips here), in
-  // the sorted order: the subquery hands the rows over in it. The key is @kcore/db's
-  // (`advisory-lock.ts`): hashtextextended(name, 0).
-  await sql`select pg_advisory_xact_lock(hashtextextended(s.k, 0)) from (
-    select k from unnest(${sorted}::text[]) with ordinality as u(k, n) order by n offset 0) s`.execute(
-    db,
-  )
+/** {@link lockUntilCommit} on every key of `keys`, in sorted order (`@kcore/db`). */
+export function lockAllUntilCommit(db: CalDb, keys: Iterable<string>): Promise<void> {
+  return lockAllTransaction(db, keys)
 }
 
 /**

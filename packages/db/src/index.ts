@@ -1,4 +1,4 @@
-export { lockUntilCommit } from './advisory-lock.js'
+export { lockAllUntilCommit, lockUntilCommit } from './advisory-lock.js'
 export type { ReleaseDataDir } from './data-dir-lock.js'
 export { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 export type { Database, DialectName, LockResult, NoTables } from './database.js'
