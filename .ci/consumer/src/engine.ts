@@ -18,4 +18,6 @@ export function typesAreNotAny() {
 const shellOf = Object.fromEntries(Array.from(asns, (asn, i) => [asn, shells[i]]))
 if (maxShell !== 2 || shellOf[4] !== 1 || graphology.order !== 4 || graphology.size !== 4)
   throw new Error(`unexpected decomposition: ${JSON.stringify({ maxShell, shellOf })}`)
-console.log(`engine: ${asns.length} ASes, max shell ${maxShell}, graphology order ${graphology.order}`)
+console.log(
+  `engine: ${asns.length} ASes, max shell ${maxShell}, graphology order ${graphology.order}`,
+)
