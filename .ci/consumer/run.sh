@@ -66,7 +66,7 @@ run_all() {
   local node="$1"
   "$node" out/engine.js
   "$node" out/handler.js
-  "$node" out/store.js
+  DATABASE_URL= "$node" out/store.js
   if [ -n "${DATABASE_URL:-}" ]; then
     DATABASE_URL="$pg_url" "$node" out/store.js
   fi
