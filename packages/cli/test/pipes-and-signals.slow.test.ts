@@ -75,7 +75,10 @@ async function freePort(): Promise<number> {
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => resolve(!socket.destroy()))
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
     socket.once('error', () => resolve(false))
   })
 
@@ -94,23 +97,37 @@ describe('pnpm start', () => {
   it('passes SIGTERM to the server, which shuts down and leaves no process behind', async () => {
     const port = await freePort()
     const dataDir = join(dir, 'start-db')
+    const { DATABASE_URL: _, ...inherited } = process.env
     const child = spawn('pnpm', ['start'], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...inherited,
         PORT: String(port),
         HOST: '127.0.0.1',
         KCORE_DATA_DIR: dataDir,
         KCORE_SEED: 'false',
         KCORE_SCHEDULER_ENABLED: 'false',
         KCORE_LOG_LEVEL: 'info',
-        DATABASE_URL: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const done = exited(child)
+    let output = ''
+    child.stdout?.on('data', (chunk) => (output += chunk))
+    child.stderr?.on('data', (chunk) => (output += chunk))
     try {
-      await waitUntil('the server to listen', () => accepts(port), { timeoutMs: 240_000 })
+      // The start script builds what is stale first, then the server opens its database.
+      await waitUntil(
+        'the server to listen',
+        async () => {
+          if (child.exitCode !== null)
+            throw new Error(`pnpm start exited ${child.exitCode}:\n${output}`)
+          return accepts(port)
+        },
+        { timeoutMs: 240_000 },
+      ).catch((error) => {
+        throw new Error(`${error.message}\n${output}`)
+      })
       child.kill('SIGTERM')
       const { stderr } = await done
       expect(stderr).toContain('"msg":"shutting down"')
