@@ -47,6 +47,7 @@ describe('kcore export | head', () => {
       'bash',
       [
         '-c',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template
         '"$0" "$1" export 1998-01-01 --format ndjson --data-dir "$2" | head -2 >/dev/null; exit "${PIPESTATUS[0]}"',
         process.execPath,
         BIN,
