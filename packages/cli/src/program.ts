@@ -40,13 +40,16 @@ function configFrom(io: CliIo, opts: Record<string, unknown>): Config {
   return loadConfig(io.env, flags)
 }
 
-/** Every file must exist, checked before any work (and before a database is created). */
+/**
+ * Every file must exist, checked before any work (and before a database is created). A missing
+ * file is a failure (exit 1), as any unreadable file, not a usage error.
+ */
 async function assertFilesExist(files: string[]): Promise<void> {
   for (const file of files) {
     try {
       await access(file)
     } catch {
-      throw new UsageError(`${file}: no such file`)
+      throw new Error(`${file}: no such file`)
     }
   }
 }

@@ -40,7 +40,7 @@ describe('kcore commands on files and data that are not there', () => {
   it('ingest of a missing file says "no such file" and creates nothing', async () => {
     const missing = join(dir, '20240101.as-rel.txt.bz2')
     const { code, stderr } = await run(['ingest', '--data-dir', join(dir, 'db'), missing])
-    expect(code).toBe(2)
+    expect(code).toBe(1)
     expect(stderr).toMatch(`${missing}: no such file`)
     expect(await readdir(dir)).toEqual([])
   })
