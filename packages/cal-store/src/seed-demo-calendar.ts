@@ -3,8 +3,8 @@ import { addDays, fromLocalDateTime, toLocalDateTime } from './time-zone.js'
 
 /** Options of {@link seedDemoCalendar}. */
 export interface SeedDemoOptions {
-  /** Events are placed in the weeks after this instant. */
-  now: Date
+  /** Events are placed in the weeks after this instant; default: the current time. */
+  now?: Date
 }
 
 /** Wall-clock `hour:minute` in `zone`, `days` days after the day of `now` in that zone. */
@@ -21,9 +21,13 @@ function at(now: Date, zone: string, days: number, hour: number, minute = 0): Da
  * once seed once; on a store that holds anything it does nothing. Every record is created
  * through the public repositories.
  */
-export async function seedDemoCalendar(store: CalStore, options: SeedDemoOptions): Promise<void> {
+export async function seedDemoCalendar(
+  store: CalStore,
+  options: SeedDemoOptions = {},
+): Promise<void> {
+  const now = options.now ?? new Date()
   await store.tryWithLock('cal:seed', async () => {
-    if (await store.isEmpty()) await seed(store, options.now)
+    if (await store.isEmpty()) await seed(store, now)
   })
 }
 

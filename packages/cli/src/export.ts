@@ -7,6 +7,7 @@ import { openStores } from '@kcore/service'
 import type { KcoreStore, ShellPage } from '@kcore/store'
 import cliProgress from 'cli-progress'
 import { type Command, InvalidArgumentError, Option } from 'commander'
+import { assertDatabaseExists } from './usage-error.js'
 
 /** What `kcore export` needs from the program that registers it. */
 export interface ExportCommandDeps {
@@ -47,7 +48,9 @@ export function addExportCommand(program: Command, deps: ExportCommandDeps): voi
     )
     .action(async (date: string, opts) => {
       const { ipVersion, format, out, ...rest } = opts
-      const { database, kcore } = await openStores(deps.config(rest))
+      const config = deps.config(rest)
+      assertDatabaseExists(config)
+      const { database, kcore } = await openStores(config)
       try {
         const rows = await exportShells(kcore, { date, ipVersion, format, out }, deps.stdout)
         if (out) deps.stdout.write(`${out}: ${rows} ASes of the ${ipVersion} snapshot ${date}\n`)

@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { DataDirLockedError, errorText } from '@kcore/db'
 import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
@@ -9,6 +10,7 @@ import { runBackfill } from './backfill.js'
 import { addExportCommand } from './export.js'
 import { assertPortFree } from './port-check.js'
 import { runServer } from './serve.js'
+import { UsageError } from './usage-error.js'
 
 /** Exit codes of the `kcore` command. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const
@@ -19,8 +21,6 @@ export interface CliIo {
   stdout: { isTTY?: boolean; write(text: string): unknown }
   stderr: { write(text: string): unknown }
 }
-
-class UsageError extends Error {}
 
 const IP_VERSIONS = ['ipv4', 'ipv6', 'both'] as const
 const versionsOf = (v: (typeof IP_VERSIONS)[number]): IpVersion[] =>
@@ -38,6 +38,29 @@ function configFrom(io: CliIo, opts: Record<string, unknown>): Config {
   for (const [key, value] of Object.entries(opts))
     if (value !== undefined) flags[key as keyof Config] = value
   return loadConfig(io.env, flags)
+}
+
+/**
+ * Every file must exist, checked before any work (and before a database is created). A missing
+ * file is a failure (exit 1), as any unreadable file, not a usage error.
+ */
+async function assertFilesExist(files: string[]): Promise<void> {
+  for (const file of files) {
+    try {
+      await access(file)
+    } catch {
+      throw new Error(`${file}: no such file`)
+    }
+  }
+}
+
+/**
+ * Names the file an error came from. The error keeps its class: the exit code is chosen from it.
+ */
+function inFile(file: string, error: unknown): unknown {
+  if (error instanceof Error && !error.message.includes(file))
+    error.message = `${file}: ${error.message}`
+  return error
 }
 
 /** Every file's IP version and date must come from its name or a flag, checked before any work. */
@@ -122,6 +145,7 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
       throw new UsageError('--date needs exactly one FILE')
     if (date !== undefined && !isCalendarDate(date))
       throw new UsageError(`--date must be a real date written YYYY-MM-DD (got ${date})`)
+    await assertFilesExist(files)
     for (const file of files) assertSnapshotNamed(file, ipVersion, date)
     const { database, kcore } = await openStores(configFrom(io, rest))
     try {
@@ -130,6 +154,8 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
           ipVersion,
           date,
           allowImplausible: allowImplausible === true,
+        }).catch((error: unknown) => {
+          throw inFile(file, error)
         })
         io.stdout.write(
           `${file}: ${info.ipVersion} ${info.date}, ${info.asns} ASes, max shell ${info.maxShell}\n`,

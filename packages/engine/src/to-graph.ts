@@ -1,11 +1,15 @@
 import Graph from 'graphology'
+// The declared type comes from graphology-types: graphology's own declarations are CommonJS
+// (no "exports"), so under node16/nodenext resolution its default import is the module
+// namespace, not the class, and `Graph` in our .d.ts would not name a type (TS2709).
+import type { AbstractGraph } from 'graphology-types'
 import type { AsGraph } from './as-graph.js'
 
 /**
  * The AS graph as a graphology undirected `Graph` (node keys = ASN strings, no attributes), for
  * researchers who want graphology's standard library.
  */
-export function toGraph(graph: AsGraph): Graph {
+export function toGraph(graph: AsGraph): AbstractGraph {
   const { asns, offsets, neighbors } = graph
   const result = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false })
   const keys = Array.from(asns, String)

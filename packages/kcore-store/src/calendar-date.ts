@@ -1,3 +1,4 @@
+import { InvalidQueryError } from './errors.js'
 /** `YYYY-MM-DD`, years 0001..9999. */
 export const CALENDAR_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
 
@@ -20,8 +21,11 @@ export function isCalendarDate(value: string): boolean {
   return day <= last
 }
 
-/** Throws a `RangeError` naming `what` unless `value` is a real `YYYY-MM-DD` date. */
+/** Throws an `InvalidQueryError` naming `what` unless `value` is a real `YYYY-MM-DD` date. */
 export function assertCalendarDate(value: string, what: string): void {
   if (typeof value !== 'string' || !isCalendarDate(value))
-    throw new RangeError(`${what} must be a real date written YYYY-MM-DD, got ${String(value)}`)
+    throw new InvalidQueryError(
+      what,
+      `must be a real date written YYYY-MM-DD, got ${String(value)}`,
+    )
 }

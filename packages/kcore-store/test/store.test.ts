@@ -3,7 +3,7 @@ import { testDatabases } from '@kcore/db/testing'
 import { ENGINE_VERSION } from '@kcore/engine'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createKcoreStore, type KcoreStore } from '../src/index.js'
+import { createKcoreStore, InvalidQueryError, type KcoreStore } from '../src/index.js'
 import { migrations } from '../src/migrations.js'
 import { clearKcoreTables, countRows, decomposition, secondConnection } from './helpers.js'
 
@@ -198,16 +198,27 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
       expect(await store.knownAsns('ipv4', [])).toEqual(new Set())
     })
 
-    it('rejects bad arguments before touching the database', async () => {
-      await expect(store.trends('ipv4', [-1])).rejects.toThrow(RangeError)
-      await expect(store.trends('ipv4', [1.5])).rejects.toThrow(RangeError)
-      await expect(store.trends('ipv4', [2 ** 32])).rejects.toThrow(RangeError)
-      await expect(store.trends('ipv5' as 'ipv4', [1])).rejects.toThrow(/ipVersion/)
-      await expect(store.trends('ipv4', [1], { start: '2024-02-30' })).rejects.toThrow(/start/)
-      await expect(
+    it('rejects bad arguments before touching the database, with InvalidQueryError', async () => {
+      // The store's typed error (a KcoreStoreError, code 'invalid_query', the argument named),
+      // not a bare RangeError.
+      const field = (name: string) =>
+        expect.objectContaining({ code: 'invalid_query', field: name })
+      const rejects = async (call: Promise<unknown>, name: string) => {
+        await expect(call).rejects.toBeInstanceOf(InvalidQueryError)
+        await expect(call).rejects.toEqual(field(name))
+      }
+      await rejects(store.trends('ipv4', [-1]), 'asns')
+      await rejects(store.trends('ipv4', [1.5]), 'asns')
+      await rejects(store.trends('ipv4', [2 ** 32]), 'asns')
+      await rejects(store.asnOverview(2 ** 32), 'asns')
+      await rejects(store.trends('ipv5' as 'ipv4', [1]), 'ipVersion')
+      await rejects(store.trends('ipv4', [1], { start: '2024-02-30' }), 'start date')
+      await rejects(
         store.trends('ipv4', [1], { start: '2024-03-01', end: '2024-02-01' }),
-      ).rejects.toThrow(/after/)
-      await expect(store.knownAsns('ipv4', [Number.NaN])).rejects.toThrow(RangeError)
+        'start date',
+      )
+      await rejects(store.knownAsns('ipv4', [Number.NaN]), 'asns')
+      await rejects(store.snapshot('ipv4', '2024-02-30'), 'snapshot date')
     })
 
     it('replaces a re-issued date and forgets ASNs no longer seen anywhere', async () => {
@@ -334,9 +345,10 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         },
         { date: '2024-03-01', decomposition: { ...good, shells: Uint32Array.of(1, 2) } },
       ]
+      // An unreal date is an argument error; an inconsistent decomposition a RangeError.
       for (const b of bad)
         await expect(store.ingest({ ipVersion: 'ipv4', linkCount: 1, ...b })).rejects.toThrow(
-          RangeError,
+          b.date === '2024-02-30' ? InvalidQueryError : RangeError,
         )
       expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
     })

@@ -1,7 +1,7 @@
 import type { CalEvent, PostStatus } from '@cal/store'
 import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
 import { Temporal } from 'temporal-polyfill'
-import { tzlib_get_ical_block } from 'timezones-ical-library'
+import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library'
 import type { RenderContext } from './render-context.js'
 import type { EventRelations } from './render-event.js'
 
@@ -20,12 +20,17 @@ const STATUS: Record<PostStatus, ICalEventStatus> = {
   trash: ICalEventStatus.CANCELLED,
 }
 
+const KNOWN_ZONES: ReadonlySet<string> = new Set(tzlib_get_timezones())
+
 /**
  * The VTIMEZONE block of `zone`, or null when the library does not know it. The library files
  * an alias under its canonical zone (`Europe/Amsterdam` → `Europe/Brussels`, same rules), so
  * the block is renamed to the zone the events' `TZID` names.
  */
 export function vtimezone(zone: string): string | null {
+  // Asked only about zones it knows: for any other it writes to stderr (console.error), past
+  // the host's logger, on every render.
+  if (!KNOWN_ZONES.has(zone)) return null
   const block = tzlib_get_ical_block(zone)
   if (!Array.isArray(block) || typeof block[0] !== 'string') return null
   return block[0]

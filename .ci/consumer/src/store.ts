@@ -1,0 +1,22 @@
+// Audience 3: a researcher scripting against the store, on embedded PGlite or on PostgreSQL
+// (DATABASE_URL), with a sample snapshot shipped in @kcore/service.
+import { openDatabase } from '@kcore/db'
+import { SAMPLE_DATA_DIR } from '@kcore/service'
+import { createKcoreStore, ingestFile } from '@kcore/store'
+
+const url = process.env.DATABASE_URL
+const database = await openDatabase(url ? { url } : {})
+try {
+  const store = createKcoreStore(database)
+  await store.migrate()
+  const info = await ingestFile(store, `${SAMPLE_DATA_DIR}19980101.as-rel.txt.bz2`)
+  // @ts-expect-error the IP version is 'ipv4' | 'ipv6', not any string
+  await store.trends('ipv5', [701]).catch(() => undefined)
+  const trends = await store.trends('ipv4', [701])
+  const points = trends.get(701) ?? []
+  if (info.asns < 3000 || points.length !== 1)
+    throw new Error(`unexpected store answer: ${JSON.stringify({ info, points })}`)
+  console.log(`store (${database.dialect}): ${info.asns} ASes; AS701 ${JSON.stringify(points[0])}`)
+} finally {
+  await database.close()
+}
