@@ -11,6 +11,7 @@
 #   - the same run on each Node of KCORE_CONSUMER_NODES (default "22 24"; npm's `node@N` package,
 #     cached after the first run; set it empty to use only this machine's Node).
 # Run: pnpm test:consumer   (builds what is stale first, with type declarations).
+# `run.sh --attw-only` stops after attw (what `pnpm lint` runs).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -42,6 +43,7 @@ for tarball in "$work"/packs/*.tgz; do
   fi
   echo "ok $(basename "$tarball")"
 done
+if [ "${1:-}" = --attw-only ]; then exit 0; fi
 
 step "install the tarballs with npm in $work/consumer"
 mkdir "$work/consumer"
