@@ -9,7 +9,7 @@ const referenceCores = coreNumber as unknown as (graph: Graph) => Record<string,
 
 /**
  * One file of each kind the default suite checks: the oldest, the first serial-2 file, the
- * IPv6 one and the largest. The slow suites check every other file.
+ * IPv6 one and the largest. `pnpm test:all` adds a few each run, `pnpm test:full` checks every file.
  */
 export const PARITY_SAMPLE = [
   '19980101.as-rel.txt.bz2',
