@@ -152,6 +152,6 @@ describe('kcore exit codes and one-line errors, through a real process', () => {
     const { code, stderr } = await kcore(['ingest', join(work, '20240101.as-rel.txt.bz2')])
     expect(code).toBe(1)
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
-    expect(stderr).toMatch(/^kcore: .*ENOENT/)
+    expect(stderr).toMatch(/^kcore: .*20240101\.as-rel\.txt\.bz2: no such file$/m)
   })
 })

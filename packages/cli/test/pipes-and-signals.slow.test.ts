@@ -24,6 +24,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** This process's environment less DATABASE_URL, which would point kcore at PostgreSQL. */
+function withoutDatabaseUrl(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _, ...rest } = process.env
+  return rest
+}
+
 /** Resolves with the exit code and everything written to stderr. */
 async function exited(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
   let stderr = ''
@@ -54,7 +60,8 @@ describe('kcore export | head', () => {
         dataDir,
       ],
       {
-        env: { ...process.env, ...env, KCORE_RUN_SOURCE: '1' },
+        // Without DATABASE_URL (CI sets it): the export reads the data directory just written.
+        env: { ...withoutDatabaseUrl(), ...env, KCORE_RUN_SOURCE: '1' },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     )
@@ -98,11 +105,10 @@ describe('pnpm start', () => {
   it('passes SIGTERM to the server, which shuts down and leaves no process behind', async () => {
     const port = await freePort()
     const dataDir = join(dir, 'start-db')
-    const { DATABASE_URL: _, ...inherited } = process.env
     const child = spawn('pnpm', ['start'], {
       cwd: ROOT,
       env: {
-        ...inherited,
+        ...withoutDatabaseUrl(),
         PORT: String(port),
         HOST: '127.0.0.1',
         KCORE_DATA_DIR: dataDir,
