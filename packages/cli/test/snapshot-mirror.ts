@@ -25,6 +25,8 @@ export interface SnapshotMirror {
   readonly fileUrl: string
   /** Most provider requests (listings and downloads) ever served at the same time. */
   readonly maxConcurrent: number
+  /** Most listing requests ever served at the same time (each refresh lists once). */
+  readonly maxConcurrentListings: number
   /** Offers a real file under its own name. */
   offer(path: string): Promise<void>
   /** Holds every listing request from now on until the returned gate is released. */
@@ -47,11 +49,15 @@ export async function createSnapshotMirror(): Promise<SnapshotMirror> {
   await mkdir(folder)
   let inFlight = 0
   let maxConcurrent = 0
+  let listingsInFlight = 0
+  let maxConcurrentListings = 0
   let gate: { held: number; waiters: Set<() => void>; open: Promise<void> } | undefined
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://mirror').pathname
     if (path === '/serial-1/') {
+      maxConcurrentListings = Math.max(maxConcurrentListings, ++listingsInFlight)
+      res.once('close', () => listingsInFlight--)
       const current = gate
       if (current) {
         current.held++
@@ -89,6 +95,9 @@ export async function createSnapshotMirror(): Promise<SnapshotMirror> {
     fileUrl: pathToFileURL(`${root}/`).href,
     get maxConcurrent() {
       return maxConcurrent
+    },
+    get maxConcurrentListings() {
+      return maxConcurrentListings
     },
     async offer(path) {
       await copyFile(path, join(folder, basename(path)))
