@@ -275,6 +275,3 @@ function pointOf(column: SnapshotColumn, shell: number): TrendPoint {
     normalized_shell_index: column.maxShell > 0 ? shell / column.maxShell : 0,
   })
 }
-
-/** The model {@link createTrendReadModel} returns. */
-export type TrendReadModel = ReturnType<typeof createTrendReadModel>

@@ -3,7 +3,7 @@ import type { Api, Route } from '../route.js'
 import { CAL_BASE, CAL_EXPOSED_HEADERS, type CalApiOptions } from './cal-api-options.js'
 import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
-import { discoveryRoutes_ } from './discovery-routes.js'
+import { namespaceRoutes } from './discovery-routes.js'
 import { eventRoutes } from './event-routes.js'
 import { calInvalidInput } from './invalid-input.js'
 import { organizerRoutes } from './organizer-routes.js'
@@ -49,7 +49,7 @@ export function createCalApi(options: CalApiOptions): Api {
     routes: [],
   }
   const routes: Route[] = [
-    ...discoveryRoutes_(() => api),
+    ...namespaceRoutes(() => api),
     ...eventRoutes(ctx),
     ...venueRoutes(ctx),
     ...organizerRoutes(ctx),
