@@ -43,6 +43,7 @@ export type {
 export { EVENT_FLAGS } from './event.js'
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
+export { rejectNul } from './input-guard.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
