@@ -41,6 +41,7 @@ export type {
   VersionSummary,
 } from './kcore-store-types.js'
 export { KcoreMigrationError } from './migrate.js'
+export { normalizedShell } from './normalized-shell.js'
 export { MAX_RESEARCH_LIMIT } from './query-options.js'
 export { RefreshInProgressError } from './refresh-in-progress-error.js'
 export type { KcoreSchema } from './schema.js'

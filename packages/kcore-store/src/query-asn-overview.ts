@@ -2,6 +2,7 @@ import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import { AsnNotFoundError } from './errors.js'
 import type { AsnOverview, AsnVersionOverview } from './kcore-store-types.js'
+import { normalizedShell } from './normalized-shell.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 import { assertAsns } from './validate.js'
 
@@ -33,7 +34,7 @@ async function versionOverview(
       date: row.last_seen,
       shell_index: row.shell_index,
       max_shell_index: row.max_shell_index,
-      normalized_shell_index: row.max_shell_index > 0 ? row.shell_index / row.max_shell_index : 0,
+      normalized_shell_index: normalizedShell(row.shell_index, row.max_shell_index),
     },
   }
 }

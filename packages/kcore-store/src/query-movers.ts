@@ -1,11 +1,16 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { CoreMover, Movers, MoversOptions, RankMover } from './kcore-store-types.js'
+import { normalizedShell } from './normalized-shell.js'
 import { integerOption, MAX_INT4, MAX_RESEARCH_LIMIT } from './query-options.js'
 import { querySnapshot } from './query-snapshots.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 
-/** `shell / max` as float8 (IEEE division, the same double JavaScript computes), 0 when max is 0. */
+/**
+ * {@link normalizedShell} in SQL, to rank in the database: float8 (IEEE division, the same
+ * double JavaScript computes), 0 when max is 0. The reported `change` is computed by
+ * `normalizedShell` itself.
+ */
 const normalized = (shell: RawBuilder<unknown>, max: number) =>
   max > 0 ? sql`(${shell}::float8 / ${max}::float8)` : sql`0::float8`
 
@@ -69,7 +74,9 @@ export async function queryMovers(
     } else {
       const fromShell = row.fs!
       const toShell = row.ts!
-      const delta = ratio(toShell, after.max_shell_index) - ratio(fromShell, before.max_shell_index)
+      const delta =
+        normalizedShell(toShell, after.max_shell_index) -
+        normalizedShell(fromShell, before.max_shell_index)
       const mover = { asn, from_shell: fromShell, to_shell: toShell, change: delta }
       ;(row.kind === 'rise' ? risers : fallers).push(mover)
     }
@@ -81,5 +88,3 @@ export async function queryMovers(
   fallers.sort((a, b) => a.change - b.change || a.asn - b.asn)
   return { ip_version: ipVersion, from, to, k, entered, left, risers, fallers }
 }
-
-const ratio = (shell: number, max: number) => (max > 0 ? shell / max : 0)

@@ -1,6 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import type { ShellListOptions, ShellPage, ShellRow } from './kcore-store-types.js'
+import { normalizedShell } from './normalized-shell.js'
 import { integerOption } from './query-options.js'
 import { querySnapshot } from './query-snapshots.js'
 import { type KcoreSchema, shellTable } from './schema.js'
@@ -57,7 +58,7 @@ export async function* queryShells(
       yield {
         asn: page.asns[i]!,
         shell_index: shell,
-        normalized_shell_index: page.maxShell > 0 ? shell / page.maxShell : 0,
+        normalized_shell_index: normalizedShell(shell, page.maxShell),
       }
     }
   }
