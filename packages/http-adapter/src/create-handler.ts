@@ -36,7 +36,7 @@ export interface HandlerOptions {
   corsOrigins?: string[]
   /** Receives one entry per request; default: no logging. */
   log?: (entry: RequestLogEntry) => void
-  /** Receives errors that became a 500, for the host's logs (never sent to clients). */
+  /** Receives errors that became a 5xx, for the host's logs (never sent to clients). */
   onError?: (error: unknown) => void
 }
 
@@ -86,8 +86,10 @@ export function createHandler(options: HandlerOptions): Handler {
       if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
       return await target.fetch(request, publicOrigin())
     } catch (error) {
-      if (!(error instanceof HttpError)) options.onError?.(error)
-      return errorResponse(error, style)
+      return errorResponse(error, style, {
+        mapError: target?.api.mapError,
+        onError: options.onError,
+      })
     }
   }
 

@@ -50,7 +50,6 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
         provider: emptyProvider,
         version: '0.0.0',
         adminToken: TOKEN,
-        scheduler: { enabled: false, schedule: '0 6 * * *' },
       },
       cal: { store: cal, tokens: [TOKEN], timezone: 'UTC' },
       publicUrl: PUBLIC,

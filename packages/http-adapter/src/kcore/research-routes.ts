@@ -18,7 +18,6 @@ import {
 } from './research-schemas.js'
 import { errorSchema } from './response-schemas.js'
 import { SHELL_CONTENT_TYPES, shellListStream } from './shell-stream.js'
-import { mapStoreErrors } from './store-error-status.js'
 
 const notFound = {
   description: 'No snapshot of the IP version is stored for the date',
@@ -54,11 +53,10 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const { snapshot, headers } = await immutable(query.ip_version, params.date, 'record')
-          return jsonResponse(snapshot, 200, headers)
-        }),
+      handle: async ({ params, query }) => {
+        const { snapshot, headers } = await immutable(query.ip_version, params.date, 'record')
+        return jsonResponse(snapshot, 200, headers)
+      },
     }),
     route({
       method: 'GET',
@@ -75,31 +73,26 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const minShell = query.min_shell ?? 0
-          const representation = `shells|${query.format}|${minShell}`
-          const { snapshot, headers } = await immutable(
-            query.ip_version,
-            params.date,
-            representation,
-          )
-          const count = minShell === 0 ? snapshot.unique_asns : await countAtLeast(minShell)
-          async function countAtLeast(min: number) {
-            const { shells } = await store.distribution(query.ip_version, params.date)
-            return shells.reduce((n, s) => (s.shell_index >= min ? n + s.count : n), 0)
-          }
-          const head = {
-            date: params.date,
-            ip_version: query.ip_version,
-            max_shell_index: snapshot.max_shell_index,
-            count,
-          }
-          const pages = store.shellPages(query.ip_version, params.date, { minShell })
-          return new Response(shellListStream(query.format, head, pages), {
-            headers: { 'content-type': SHELL_CONTENT_TYPES[query.format], ...headers },
-          })
-        }),
+      handle: async ({ params, query }) => {
+        const minShell = query.min_shell ?? 0
+        const representation = `shells|${query.format}|${minShell}`
+        const { snapshot, headers } = await immutable(query.ip_version, params.date, representation)
+        const count = minShell === 0 ? snapshot.unique_asns : await countAtLeast(minShell)
+        async function countAtLeast(min: number) {
+          const { shells } = await store.distribution(query.ip_version, params.date)
+          return shells.reduce((n, s) => (s.shell_index >= min ? n + s.count : n), 0)
+        }
+        const head = {
+          date: params.date,
+          ip_version: query.ip_version,
+          max_shell_index: snapshot.max_shell_index,
+          count,
+        }
+        const pages = store.shellPages(query.ip_version, params.date, { minShell })
+        return new Response(shellListStream(query.format, head, pages), {
+          headers: { 'content-type': SHELL_CONTENT_TYPES[query.format], ...headers },
+        })
+      },
     }),
     route({
       method: 'GET',
@@ -115,16 +108,15 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const select = query.top !== undefined ? { top: query.top } : { k: query.k }
-          const representation = `core|${query.top !== undefined ? `top=${query.top}` : `k=${query.k ?? ''}`}`
-          const [{ headers }, core] = await Promise.all([
-            immutable(query.ip_version, params.date, representation),
-            store.core(query.ip_version, params.date, select),
-          ])
-          return jsonResponse(core, 200, headers)
-        }),
+      handle: async ({ params, query }) => {
+        const select = query.top !== undefined ? { top: query.top } : { k: query.k }
+        const representation = `core|${query.top !== undefined ? `top=${query.top}` : `k=${query.k ?? ''}`}`
+        const [{ headers }, core] = await Promise.all([
+          immutable(query.ip_version, params.date, representation),
+          store.core(query.ip_version, params.date, select),
+        ])
+        return jsonResponse(core, 200, headers)
+      },
     }),
     route({
       method: 'GET',
@@ -137,14 +129,13 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const [{ headers }, distribution] = await Promise.all([
-            immutable(query.ip_version, params.date, 'distribution'),
-            store.distribution(query.ip_version, params.date),
-          ])
-          return jsonResponse(distribution, 200, headers)
-        }),
+      handle: async ({ params, query }) => {
+        const [{ headers }, distribution] = await Promise.all([
+          immutable(query.ip_version, params.date, 'distribution'),
+          store.distribution(query.ip_version, params.date),
+        ])
+        return jsonResponse(distribution, 200, headers)
+      },
     }),
     route({
       method: 'GET',
@@ -157,14 +148,12 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: { description: '`from` or `to` is not a stored snapshot date', schema: errorSchema },
       },
-      handle: ({ query }) =>
-        mapStoreErrors(async () =>
-          jsonResponse(
-            await store.movers(query.ip_version, query.from, query.to, {
-              k: query.k,
-              limit: query.limit,
-            }),
-          ),
+      handle: async ({ query }) =>
+        jsonResponse(
+          await store.movers(query.ip_version, query.from, query.to, {
+            k: query.k,
+            limit: query.limit,
+          }),
         ),
     }),
     route({
@@ -180,8 +169,7 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      handle: ({ params }) =>
-        mapStoreErrors(async () => jsonResponse(await store.asnOverview(params.asn))),
+      handle: async ({ params }) => jsonResponse(await store.asnOverview(params.asn)),
     }),
   ]
 }
