@@ -12,6 +12,7 @@ export {
   InvalidQueryError,
   KcoreConfigError,
   KcoreStoreError,
+  SnapshotChangedError,
   SnapshotNotFoundError,
 } from './errors.js'
 export type { IngestFileResult } from './ingest-file.js'
@@ -32,6 +33,7 @@ export type {
   NewProvenance,
   NewSnapshot,
   RankMover,
+  ShellListHead,
   ShellListOptions,
   ShellPage,
   ShellRow,

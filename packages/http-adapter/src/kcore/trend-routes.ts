@@ -6,6 +6,7 @@ import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
 import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
+import { revisionKey } from './revision-key.js'
 import { JsonBytes } from './trend-json.js'
 
 interface RangeAsked {
@@ -71,10 +72,7 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      cacheKey: async ({ params, query }) => {
-        const revision = await store.revision()
-        return { key: `trend|${revision}|${singleKey(params.asn, query)}`, revision }
-      },
+      cacheKey: revisionKey(ctx, 'trend'),
       handle: ({ params, query, cacheKey }) => {
         const { asn } = params
         const version = query.ip_version
