@@ -82,7 +82,13 @@ async function runRoute(
   const input = { params, query, body, request, url }
   if (!r.cacheKey || request.method !== 'GET') return r.handle(input)
   const cacheKey = await r.cacheKey(input)
-  const headers = cacheHeaders(etagOf(cacheKey.key), cacheKey.credentials)
+  // A route with other media types (the iCalendar feed by `Accept: text/calendar`) answers two
+  // representations at one URL: each gets its own strong tag, and caches key on Accept.
+  const negotiated = Object.values(r.responses ?? {}).some((answer) => answer.alternatives)
+  const key = negotiated
+    ? `${cacheKey.key}\u0000${request.headers.get('accept') ?? ''}`
+    : cacheKey.key
+  const headers = cacheHeaders(etagOf(key), cacheKey.credentials, negotiated)
   if (ifNoneMatchHits(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
     return notModified(headers)
   }
