@@ -16,32 +16,30 @@ const before = process.getActiveResourcesInfo()
 // Every timer set from here on that has neither fired nor been cleared at the end, ref'd or
 // not: a library's pending timer is work nobody asked for (e.g. a cron job's next tick).
 const pending = new Set<unknown>()
-const { setTimeout: set, clearTimeout: clear, setInterval: every, clearInterval: stop } = globalThis
-globalThis.setTimeout = ((fn: () => void, ms?: number, ...args: unknown[]) => {
-  const timer = set(
-    () => {
-      pending.delete(timer)
-      fn()
-    },
-    ms,
-    ...args,
-  )
-  pending.add(timer)
-  return timer
-}) as typeof setTimeout
-globalThis.clearTimeout = ((timer: Parameters<typeof clearTimeout>[0]) => {
-  pending.delete(timer)
-  clear(timer)
-}) as typeof clearTimeout
-globalThis.setInterval = ((fn: () => void, ms?: number, ...args: unknown[]) => {
-  const timer = every(fn, ms, ...args)
-  pending.add(timer)
-  return timer
-}) as typeof setInterval
-globalThis.clearInterval = ((timer: Parameters<typeof clearInterval>[0]) => {
-  pending.delete(timer)
-  stop(timer)
-}) as typeof clearInterval
+const timers = globalThis as unknown as Record<string, (...args: unknown[]) => unknown>
+for (const [setName, clearName, once] of [
+  ['setTimeout', 'clearTimeout', true],
+  ['setInterval', 'clearInterval', false],
+] as const) {
+  const set = timers[setName]!
+  const clear = timers[clearName]!
+  timers[setName] = (fn, ms, ...args) => {
+    const timer = set(
+      (...params: unknown[]) => {
+        if (once) pending.delete(timer)
+        ;(fn as (...params: unknown[]) => void)(...params)
+      },
+      ms,
+      ...args,
+    )
+    pending.add(timer)
+    return timer
+  }
+  timers[clearName] = (timer) => {
+    pending.delete(timer)
+    return clear(timer)
+  }
+}
 const handler = createHandler({
   kcore: {
     store: kcore,
