@@ -64,7 +64,6 @@ const handler = createHandler({
     store,
     provider: { list: async () => [], open: async () => Promise.reject(new Error('unused')) },
     version: 'bench',
-    scheduler: { enabled: false, schedule: '0 6 * * *' },
   },
 })
 const app = createAdaptorServer({ fetch: handler }) as Server

@@ -104,6 +104,5 @@ export function readOnlyKcoreOptions(store: KcoreStore) {
       },
     },
     version: 'bench',
-    scheduler: { enabled: false, schedule: '0 6 * * *' },
   }
 }

@@ -45,7 +45,7 @@ export { EVENT_FLAGS } from './event.js'
 export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
-export { MAX_NAME_LENGTH } from './input-guard.js'
+export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
 export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {

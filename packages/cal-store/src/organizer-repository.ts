@@ -1,11 +1,10 @@
 import {
   createNamedRecordRepository,
   findOrInsertNamedMany,
-  insertNamed,
   lockNames,
   type NamedRecordSpec,
 } from './named-record-repository.js'
-import type { Organizer, OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
+import type { OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
 import type { OrganizerRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'
 
@@ -28,11 +27,6 @@ const ORGANIZERS: NamedRecordSpec<'cal_organizer', OrganizerInput, OrganizerPatc
   async unlink(trx, id) {
     await trx.deleteFrom('cal_event_organizer').where('organizer_id', '=', id).execute()
   },
-}
-
-/** Creates an organizer inside the open transaction `trx`. */
-export function insertOrganizer(trx: CalDb, now: Date, input: OrganizerInput): Promise<Organizer> {
-  return insertNamed(trx, now, ORGANIZERS, input)
 }
 
 /**

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { DatabaseOpenError, errorText, isOutOfSpace, StorageFullError } from './database-errors.js'
+import {
+  DatabaseOpenError,
+  DatabaseUnavailableError,
+  errorText,
+  isDatabaseUnavailable,
+  isOutOfSpace,
+  StorageFullError,
+} from './database-errors.js'
 
 // What PGlite's Emscripten file system throws: a plain object, no Error.
 const emscriptenEnospc = { name: 'ErrnoError', errno: 51 }
@@ -44,5 +51,31 @@ describe('database errors', () => {
     const error = new StorageFullError({ cause })
     expect(error.message).not.toContain('base/5')
     expect(error.cause).toBe(cause)
+  })
+
+  it('tells a database that cannot serve now from any other failure, through causes', () => {
+    const wrapped = (cause: unknown) => new Error('storing the snapshot failed', { cause })
+    for (const unavailable of [
+      new StorageFullError({ cause: emscriptenEnospc }),
+      new DatabaseUnavailableError(),
+      emscriptenEnospc,
+      { code: '53100', message: 'could not extend file' },
+      { code: '08006' },
+      { code: '57P01' },
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    ]) {
+      expect(isDatabaseUnavailable(unavailable), errorText(unavailable)).toBe(true)
+      expect(isDatabaseUnavailable(wrapped(wrapped(unavailable)))).toBe(true)
+    }
+    for (const other of [
+      new Error('boom'),
+      { code: '23505' },
+      { code: '42P01' },
+      'ENOSPC',
+      null,
+      wrapped(new RangeError('bad date')),
+    ]) {
+      expect(isDatabaseUnavailable(other), String(other)).toBe(false)
+    }
   })
 })

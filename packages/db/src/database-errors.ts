@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 
 /**
  * Thrown by a query when the database's disk is full: the change was not stored, and what was
- * stored before is intact and still readable. Answer it as 507 Insufficient Storage. The
+ * stored before is intact and still readable. Answer it as 503 Service Unavailable. The
  * message says only that; the engine's text (file paths, SQL) is the `cause`, and is logged.
  */
 export class StorageFullError extends Error {
@@ -82,4 +82,44 @@ export function errorText(error: unknown): string {
     }
   }
   return String(error)
+}
+
+/**
+ * SQLSTATE classes and system error codes that say the database cannot serve now, whoever
+ * raised them: class 53 (insufficient resources: disk full, out of memory, too many
+ * connections), class 08 (connection exception), 57P01-57P03 (shutting down, cannot connect
+ * now), and the same seen by the driver or PGlite as a system error.
+ */
+const UNAVAILABLE_SQLSTATE = /^(53|08)[0-9A-Z]{3}$|^57P0[1-3]$/
+const UNAVAILABLE_SYSTEM = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+])
+
+/**
+ * Whether `error` (or an error it wraps, through `cause`) says the database cannot serve now:
+ * {@link StorageFullError}, {@link DatabaseUnavailableError}, a full disk however the engine
+ * said it ({@link isOutOfSpace}), or one of the codes above. The one rule hosts answer 503 by.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 8; depth++) {
+    if (e instanceof StorageFullError || e instanceof DatabaseUnavailableError) return true
+    const code = (e as { code?: unknown }).code
+    if (
+      (typeof code === 'string' &&
+        (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SYSTEM.has(code))) ||
+      isOutOfSpace(e)
+    )
+      return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
 }

@@ -8,6 +8,7 @@ export {
   DatabaseOpenError,
   DatabaseUnavailableError,
   errorText,
+  isDatabaseUnavailable,
   isOutOfSpace,
   StorageFullError,
 } from './database-errors.js'

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { loadPageAssets, type PageAssets } from './page-assets.js'
 import { HTML_HEADERS, IMMUTABLE_CACHE } from './page-headers.js'
 
@@ -37,12 +38,17 @@ export function createExplorer(options: ExplorerOptions = {}): Explorer {
     } catch {
       return notBuilt()
     }
-    if (path === '/') return new Response(page.html, { headers: HTML_HEADERS })
+    // Every body is measured here: the handler streams a body without a length as is.
+    if (path === '/') {
+      const length = String(Buffer.byteLength(page.html, 'utf8'))
+      return new Response(page.html, { headers: { ...HTML_HEADERS, 'content-length': length } })
+    }
     const asset = page.assets.get(path)
     if (!asset) return undefined
     return new Response(asset.body, {
       headers: {
         'content-type': asset.type,
+        'content-length': String(asset.body.byteLength),
         'cache-control': IMMUTABLE_CACHE,
         'x-content-type-options': 'nosniff',
       },
@@ -52,8 +58,12 @@ export function createExplorer(options: ExplorerOptions = {}): Explorer {
 
 function notBuilt(): Response {
   const message = 'The explorer page is not built: run `pnpm --filter @kcore/explorer build`'
-  return new Response(JSON.stringify({ error: 'explorer_not_built', message, status: 503 }), {
+  const body = JSON.stringify({ error: 'explorer_not_built', message, status: 503 })
+  return new Response(body, {
     status: 503,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body, 'utf8')),
+    },
   })
 }

@@ -29,12 +29,18 @@ export function etagOf(key: string): string {
 
 /**
  * The caching headers of a route's answer (and its 304): revalidate every time, since a write
- * or an ingest can change it; `private` and `Vary: Authorization` where credentials matter.
+ * or an ingest can change it; `private` and `Vary: Authorization` where credentials matter;
+ * `Vary: Accept` where the route answers other media types by the `Accept` header.
  */
-export function cacheHeaders(etag: string, credentials: CacheKey['credentials']): Headers {
+export function cacheHeaders(
+  etag: string,
+  credentials: CacheKey['credentials'],
+  negotiated = false,
+): Headers {
   const headers = new Headers({ etag })
   headers.set('cache-control', credentials === 'holder' ? 'private, no-cache' : 'no-cache')
-  if (credentials !== undefined) headers.set('vary', 'Authorization')
+  const vary = [credentials !== undefined && 'Authorization', negotiated && 'Accept']
+  if (vary.some(Boolean)) headers.set('vary', vary.filter(Boolean).join(', '))
   return headers
 }
 

@@ -36,7 +36,7 @@ export interface HandlerOptions {
   corsOrigins?: string[]
   /** Receives one entry per request; default: no logging. */
   log?: (entry: RequestLogEntry) => void
-  /** Receives errors that became a 500, for the host's logs (never sent to clients). */
+  /** Receives errors that became a 5xx, for the host's logs (never sent to clients). */
   onError?: (error: unknown) => void
 }
 
@@ -86,8 +86,10 @@ export function createHandler(options: HandlerOptions): Handler {
       if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
       return await target.fetch(request, publicOrigin())
     } catch (error) {
-      if (!(error instanceof HttpError)) options.onError?.(error)
-      return errorResponse(error, style)
+      return errorResponse(error, style, {
+        mapError: target?.api.mapError,
+        onError: options.onError,
+      })
     }
   }
 
@@ -104,9 +106,9 @@ export function createHandler(options: HandlerOptions): Handler {
       if (exposeHeaders && response.headers.has('access-control-allow-origin'))
         response.headers.set('access-control-expose-headers', exposeHeaders)
     }
-    response = await withLength(response)
+    response = bodyOf(response)
     response.headers.set('x-content-type-options', 'nosniff')
-    if (isHead) response = new Response(null, response)
+    if (isHead) response = withoutBody(response)
     options.log?.({
       method: incoming.method,
       path: new URL(incoming.url).pathname,
@@ -123,19 +125,24 @@ export function createHandler(options: HandlerOptions): Handler {
 }
 
 /**
- * The response with an explicit `Content-Length` (bodies are JSON of bounded size): buffered and
- * measured, in a fresh, mutable `Response`, unless its maker already set the length. A HEAD
- * keeps the length of the GET it stands for.
+ * The response as it goes out. Its body is never read here: a body with a `Content-Length` was
+ * measured where it was made (`jsonTextResponse`), and one without (a streamed export) goes out
+ * chunked, page by page as the client reads. Checked without touching `body`, so a host's
+ * lightweight Response (@hono/node-server's) stays one and goes to the socket as is.
  */
-async function withLength(response: Response): Promise<Response> {
-  if (response.status === 204 || response.status === 304) return new Response(null, response)
-  // Measured where it was made (`jsonTextResponse`): nothing to buffer. Checked before `body`
-  // is touched: a host's lightweight Response (@hono/node-server's) then stays one, and its
-  // body goes to the socket as is instead of through a stream.
-  if (response.headers.has('content-length')) return response
-  if (response.body === null) return new Response(null, response)
-  const bytes = new Uint8Array(await response.arrayBuffer())
-  const copy = new Response(bytes, response)
-  copy.headers.set('content-length', String(bytes.byteLength))
-  return copy
+function bodyOf(response: Response): Response {
+  return response.status === 204 || response.status === 304 ? withoutBody(response) : response
+}
+
+/**
+ * The response with every header and no body (a HEAD, a 204, a 304). Status and headers are
+ * copied before `body` is touched: a host's lightweight Response (@hono/node-server's) rebuilds
+ * itself from its original init when `body` (or `statusText`) is read, and when given as another
+ * Response's init, so headers set on it afterwards (ETag, nosniff) would be lost. The body is
+ * cancelled unread: a streamed export closes its page reader without querying a page.
+ */
+function withoutBody(response: Response): Response {
+  const init = { status: response.status, headers: new Headers(response.headers) }
+  void response.body?.cancel()
+  return new Response(null, init)
 }

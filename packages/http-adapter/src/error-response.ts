@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@kcore/db'
 import { HttpError } from './http-error.js'
 import { jsonResponse } from './json-response.js'
 
@@ -7,12 +8,43 @@ import { jsonResponse } from './json-response.js'
  */
 export type ErrorStyle = 'plain' | 'wordpress'
 
-/** Renders an error as its envelope; unknown errors become an opaque 500. */
-export function errorResponse(error: unknown, style: ErrorStyle): Response {
-  const err =
-    error instanceof HttpError
-      ? error
-      : new HttpError(500, 'internal_error', 'Internal server error')
+/** How a failure becomes an answer: the API's own errors, then the core's. */
+export interface ErrorMapping {
+  /** The {@link HttpError} of an error the API's store throws on purpose, else `undefined`. */
+  mapError?(error: unknown): HttpError | undefined
+  /** Receives every error that became a 5xx (with its detail), for the host's logs. */
+  onError?(error: unknown): void
+}
+
+/**
+ * The {@link HttpError} of any failure, the one way every error becomes HTTP: an `HttpError` as
+ * thrown, the API's typed store errors by its `mapError`, a database that cannot serve (down,
+ * disk or memory full) a 503, anything else an opaque 500. Neither of the last two says more
+ * in the body (no SQL, file path or driver text); the error goes to `onError` instead.
+ */
+export function httpErrorOf(error: unknown, mapping: ErrorMapping = {}): HttpError {
+  const known = error instanceof HttpError ? error : mapping.mapError?.(error)
+  if (known && known.status < 500) return known
+  mapping.onError?.(error)
+  if (known) return known
+  if (isDatabaseUnavailable(error)) {
+    return new HttpError(
+      503,
+      'service_unavailable',
+      'The database cannot serve this request now (unavailable or out of space); try again later',
+      { headers: { 'retry-after': '30' } },
+    )
+  }
+  return new HttpError(500, 'internal_error', 'Internal server error')
+}
+
+/** Renders any failure as its envelope ({@link httpErrorOf}). */
+export function errorResponse(
+  error: unknown,
+  style: ErrorStyle,
+  mapping: ErrorMapping = {},
+): Response {
+  const err = httpErrorOf(error, mapping)
   const { details, data, headers } = err.options
   const body: Record<string, unknown> = {
     error: err.code,

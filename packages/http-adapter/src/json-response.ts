@@ -21,15 +21,20 @@ export function jsonTextResponse(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  // The body goes in as is (text encoded once, by the Response; bytes written directly by a
-  // host's lightweight Response); Buffer.byteLength measures text without encoding it.
-  const length = typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.byteLength
-  return new Response(json, {
-    status,
-    headers: {
-      'content-type': JSON_CONTENT_TYPE,
-      'content-length': String(length),
-      ...headers,
-    },
-  })
+  return measuredResponse(json, status, { 'content-type': JSON_CONTENT_TYPE, ...headers })
+}
+
+/**
+ * A response whose whole body is made here, with its `Content-Length`: the core streams every
+ * body without one as is, so a body known whole is measured by its maker. The body goes in as
+ * is (text encoded once, by the Response; bytes written directly by a host's lightweight
+ * Response); `Buffer.byteLength` measures text without encoding it.
+ */
+export function measuredResponse(
+  body: string | Uint8Array<ArrayBuffer>,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength
+  return new Response(body, { status, headers: { ...headers, 'content-length': String(length) } })
 }

@@ -13,16 +13,14 @@ type ApiFetch = (request: Request, origin: string) => Promise<Response>
 /**
  * Builds the router of one API: every route with its validation, then a 405 (with `Allow`)
  * for each known path under a method it lacks, then a 404 for everything else under the base.
- * An error that is not an {@link HttpError} answers an opaque 500 and goes to `onError`, so
- * the host's log has what the client is not shown.
+ * Every failure becomes HTTP through `errorResponse` with the API's `mapError`: a 5xx goes to
+ * `onError`, so the host's log has what the client is not shown.
  */
 export function mountApi(api: Api, onError?: (error: unknown) => void): ApiFetch {
   const router = Router({
     base: api.base,
-    catch: (error: unknown) => {
-      if (!(error instanceof HttpError)) onError?.(error)
-      return errorResponse(error, api.errorStyle)
-    },
+    catch: (error: unknown) =>
+      errorResponse(error, api.errorStyle, { mapError: api.mapError, onError }),
   })
   const methodsByPath = new Map<string, string[]>()
   for (const r of api.routes) {
@@ -84,7 +82,13 @@ async function runRoute(
   const input = { params, query, body, request, url }
   if (!r.cacheKey || request.method !== 'GET') return r.handle(input)
   const cacheKey = await r.cacheKey(input)
-  const headers = cacheHeaders(etagOf(cacheKey.key), cacheKey.credentials)
+  // A route with other media types (the iCalendar feed by `Accept: text/calendar`) answers two
+  // representations at one URL: each gets its own strong tag, and caches key on Accept.
+  const negotiated = Object.values(r.responses ?? {}).some((answer) => answer.alternatives)
+  const key = negotiated
+    ? `${cacheKey.key}\u0000${request.headers.get('accept') ?? ''}`
+    : cacheKey.key
+  const headers = cacheHeaders(etagOf(key), cacheKey.credentials, negotiated)
   if (ifNoneMatchHits(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
     return notModified(headers)
   }

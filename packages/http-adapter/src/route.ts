@@ -94,6 +94,12 @@ export interface Api {
   routes: Route[]
   /** Response headers a cross-origin client may read (CORS `Access-Control-Expose-Headers`). */
   exposeHeaders?: readonly string[]
+  /**
+   * The HTTP error of an error its store throws on purpose (not found, conflict, bad query),
+   * else `undefined`. The core calls it for every failure of the API's routes: the one place
+   * store errors meet HTTP (see `httpErrorOf`).
+   */
+  mapError?(error: unknown): HttpError | undefined
   /** Turns validation issues into the API's own 400 error. */
   invalidInput(part: InputPart, issues: InputIssue[]): HttpError
   /** Releases what the API holds (e.g. stops its scheduler). */

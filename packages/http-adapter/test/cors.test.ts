@@ -30,7 +30,6 @@ describe('CORS', () => {
         store: {} as never,
         provider: emptyProvider,
         version: 't',
-        scheduler: { enabled: false, schedule: '0 6 * * *' },
       },
       corsOrigins: [origin],
       explorer: false,

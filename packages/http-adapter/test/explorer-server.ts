@@ -32,7 +32,6 @@ export async function startSeededServer(options: { seed?: boolean } = {}): Promi
       store,
       provider: emptyProvider,
       version: '9.9.9-test',
-      scheduler: { enabled: false, schedule: '0 6 * * *' },
     },
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

@@ -40,7 +40,6 @@ beforeAll(async () => {
       provider: emptyProvider,
       version: 'fuzz',
       adminToken: 'admin',
-      scheduler: { enabled: false, schedule: '0 6 * * *' },
     },
     cal: { store: cal, tokens: [TOKEN] },
   })

@@ -11,7 +11,12 @@ import {
   type SnapshotProvider,
   toGraph,
 } from '@kcore/engine'
-import type { KcoreStore } from '@kcore/store'
+import {
+  createScheduler,
+  createSyncRunner,
+  type KcoreStore,
+  type SchedulerOptions,
+} from '@kcore/store'
 import { clearKcoreTables, openStore, type TestStore } from '@kcore/store/testing'
 import { caidaDir as CAIDA_DIR } from '../../engine/test/caida-data.js'
 import { createHandler, type Handler } from '../src/index.js'
@@ -47,15 +52,28 @@ export const emptyProvider: SnapshotProvider = {
   },
 }
 
-/** A handler serving only the k-core API, scheduler disabled unless given. */
-export function kcoreHandler(store: KcoreStore, options: Partial<KcoreApiOptions> = {}): Handler {
-  return createHandler({
-    kcore: {
-      store,
-      provider: emptyProvider,
-      version: '9.9.9-test',
-      scheduler: { enabled: false, schedule: '0 6 * * *' },
-      ...options,
+/**
+ * A handler serving only the k-core API. With `schedule`, an update scheduler over the API's
+ * runner, built and closed here as a host does (`@kcore/service`): the API itself starts none.
+ */
+export function kcoreHandler(
+  store: KcoreStore,
+  { schedule, ...options }: Partial<KcoreApiOptions> & { schedule?: SchedulerOptions } = {},
+): Handler {
+  const provider = options.provider ?? emptyProvider
+  const runner =
+    options.runner ?? createSyncRunner(store, provider, { deadlineMs: options.refreshDeadlineMs })
+  const now = options.now ?? (() => new Date())
+  const scheduler = schedule
+    ? createScheduler(schedule, { runner, now, onError: () => {} })
+    : undefined
+  const handler = createHandler({
+    kcore: { store, provider, version: '9.9.9-test', runner, scheduler, ...options },
+  })
+  return Object.assign((request: Request) => handler(request), {
+    async close() {
+      await scheduler?.close()
+      await handler.close()
     },
   })
 }

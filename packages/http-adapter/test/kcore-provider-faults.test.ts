@@ -83,7 +83,6 @@ describe.each(testDatabases())(
           store,
           provider: createProvider({ baseUrl: server.url, ...fast }),
           version: '0.0.0-test',
-          scheduler: { enabled: false, schedule: '0 6 * * *' },
         },
         onError: (error) => errors.push(error),
       })

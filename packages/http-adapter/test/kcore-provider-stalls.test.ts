@@ -54,7 +54,6 @@ describe.each(testDatabases())(
             timeoutMs: options.timeoutMs,
           }),
           version: '0.0.0-test',
-          scheduler: { enabled: false, schedule: '0 6 * * *' },
           refreshDeadlineMs: options.refreshDeadlineMs,
         },
       })

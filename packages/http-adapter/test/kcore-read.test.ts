@@ -328,7 +328,7 @@ describe.each(testDatabases())('k-core read endpoints on $name', ({ open }) => {
 describe.each(testDatabases())('trend answers and stored data on $name', ({ open }) => {
   it('follows data stored behind its back (revalidated) and by its own refreshes', async () => {
     const store = await openStore(open)
-    const handler = kcoreHandler(store, { responseCache: { revalidateMs: 0 } })
+    const handler = kcoreHandler(store)
     const call = caller(handler)
     try {
       await ingestFile(store, caidaFile('19980101'), { date: '1998-01-01' })

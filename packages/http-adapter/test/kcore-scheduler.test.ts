@@ -1,11 +1,16 @@
 import type { Database } from '@kcore/db'
 import { openPostgresDatabase } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { createKcoreStore, KcoreConfigError, type KcoreStore } from '@kcore/store'
+import {
+  createKcoreStore,
+  createScheduler,
+  createSyncRunner,
+  DEFAULT_SCHEDULER,
+  KcoreConfigError,
+  type KcoreStore,
+} from '@kcore/store'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createHandler } from '../src/index.js'
-import { createKcoreApi } from '../src/kcore/index.js'
 import {
   caidaFile,
   caller,
@@ -29,14 +34,10 @@ describe('scheduler configuration', () => {
   it.each(['0 6 * *', '0 0 6 * * *', '99 * * * *', 'daily', ''])(
     'refuses cron %j at creation with a KcoreConfigError',
     (schedule) => {
-      const options = {
-        store,
-        provider: emptyProvider,
-        version: '1',
-        scheduler: { enabled: true, schedule },
-      }
-      expect(() => createKcoreApi(options)).toThrow(KcoreConfigError)
-      expect(() => createHandler({ kcore: options })).toThrow(/cron/)
+      const runner = createSyncRunner(store, emptyProvider)
+      expect(() =>
+        createScheduler({ enabled: true, schedule }, { runner, now: clock, onError: () => {} }),
+      ).toThrow(KcoreConfigError)
     },
   )
 })
@@ -59,9 +60,7 @@ describe.each(testDatabases())('scheduler endpoints on $name', ({ open }) => {
   })
 
   it('reports the default daily schedule and its next run in UTC', async () => {
-    const handler = createHandler({
-      kcore: { store, provider: emptyProvider, version: '1', now: clock },
-    })
+    const handler = kcoreHandler(store, { now: clock, schedule: DEFAULT_SCHEDULER })
     const res = await caller(handler)('/api/scheduler/status')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
@@ -76,7 +75,7 @@ describe.each(testDatabases())('scheduler endpoints on $name', ({ open }) => {
   it('reports a custom schedule, and null next_run when disabled', async () => {
     const custom = kcoreHandler(store, {
       now: clock,
-      scheduler: { enabled: true, schedule: '15 */4 * * *' },
+      schedule: { enabled: true, schedule: '15 */4 * * *' },
     })
     expect((await caller(custom)('/api/scheduler/status')).body).toMatchObject({
       enabled: true,

@@ -12,6 +12,7 @@ export {
   InvalidQueryError,
   KcoreConfigError,
   KcoreStoreError,
+  SnapshotChangedError,
   SnapshotNotFoundError,
 } from './errors.js'
 export type { IngestFileResult } from './ingest-file.js'
@@ -32,6 +33,7 @@ export type {
   NewProvenance,
   NewSnapshot,
   RankMover,
+  ShellListHead,
   ShellListOptions,
   ShellPage,
   ShellRow,
@@ -41,6 +43,7 @@ export type {
   VersionSummary,
 } from './kcore-store-types.js'
 export { KcoreMigrationError } from './migrate.js'
+export { normalizedShell } from './normalized-shell.js'
 export { MAX_RESEARCH_LIMIT } from './query-options.js'
 export { RefreshInProgressError } from './refresh-in-progress-error.js'
 export type { KcoreSchema } from './schema.js'

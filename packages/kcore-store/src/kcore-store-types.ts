@@ -198,6 +198,12 @@ export interface KcoreStore {
     date: string,
     options?: ShellListOptions,
   ): AsyncGenerator<ShellPage>
+  /**
+   * The record of a snapshot, how many of its ASes have `shell_index >= minShell`, and the
+   * stamp of its content, from one committed state; pass the stamp to
+   * {@link KcoreStore.shellPages} so the rows are of the same content as the count.
+   */
+  shellListHead(ipVersion: IpVersion, date: string, minShell?: number): Promise<ShellListHead>
   /** {@link KcoreStore.shellPages} one row object at a time, with `normalized_shell_index`. */
   shells(ipVersion: IpVersion, date: string, options?: ShellListOptions): AsyncGenerator<ShellRow>
   /** The k-core (`{k}`, default the snapshot's maximum) or the top-N ASes (`{top}`, 1..10000). */
@@ -216,6 +222,20 @@ export interface ShellListOptions {
   minShell?: number
   /** Rows per keyset page, 1..100,000 (default 10,000). */
   pageSize?: number
+  /**
+   * The content the pages must belong to (`shellListHead(…).stamp`); default: the content read
+   * with the first page. A page of any other content throws `SnapshotChangedError`.
+   */
+  stamp?: string
+}
+
+/** Answer of {@link KcoreStore.shellListHead}. */
+export interface ShellListHead {
+  snapshot: SnapshotInfo
+  /** ASes with `shell_index >= minShell`. */
+  count: number
+  /** Identifies the snapshot's content (changes when it is re-ingested). */
+  stamp: string
 }
 
 /** One page of a snapshot's shell list: parallel arrays, ascending ASN. */

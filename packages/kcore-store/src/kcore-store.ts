@@ -9,7 +9,7 @@ import { queryCore } from './query-core.js'
 import { queryDistribution } from './query-distribution.js'
 import { queryKnownAsns } from './query-known-asns.js'
 import { queryMovers } from './query-movers.js'
-import { queryShellPages, queryShells } from './query-shell-pages.js'
+import { queryShellListHead, queryShellPages, queryShells } from './query-shell-pages.js'
 import {
   queryDateRange,
   querySnapshot,
@@ -119,6 +119,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     snapshotCount: () => querySnapshotCount(db),
     snapshot: (ipVersion, date) => querySnapshot(db, ipVersion, date),
     shellPages: (ipVersion, date, options) => queryShellPages(db, ipVersion, date, options),
+    shellListHead: (ipVersion, date, minShell) => queryShellListHead(db, ipVersion, date, minShell),
     shells: (ipVersion, date, options) => queryShells(db, ipVersion, date, options),
     core: (ipVersion, date, select) => queryCore(db, ipVersion, date, select),
     distribution: (ipVersion, date) => queryDistribution(db, ipVersion, date),

@@ -1,7 +1,9 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
+import { committedRead } from './committed-read.js'
 import { AsnNotFoundError } from './errors.js'
 import type { AsnOverview, AsnVersionOverview } from './kcore-store-types.js'
+import { normalizedShell } from './normalized-shell.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 import { assertAsns } from './validate.js'
 
@@ -33,7 +35,7 @@ async function versionOverview(
       date: row.last_seen,
       shell_index: row.shell_index,
       max_shell_index: row.max_shell_index,
-      normalized_shell_index: row.max_shell_index > 0 ? row.shell_index / row.max_shell_index : 0,
+      normalized_shell_index: normalizedShell(row.shell_index, row.max_shell_index),
     },
   }
 }
@@ -41,9 +43,10 @@ async function versionOverview(
 /** Where an AS appears in each IP version; {@link AsnNotFoundError} when in neither. */
 export async function queryAsnOverview(db: Kysely<KcoreSchema>, asn: number): Promise<AsnOverview> {
   assertAsns([asn])
-  const [ipv4, ipv6] = await Promise.all([
-    versionOverview(db, 'ipv4', asn),
-    versionOverview(db, 'ipv6', asn),
+  // Both versions from one committed state.
+  const [ipv4, ipv6] = await committedRead(db, async (trx) => [
+    await versionOverview(trx, 'ipv4', asn),
+    await versionOverview(trx, 'ipv6', asn),
   ])
   if (!ipv4 && !ipv6) throw new AsnNotFoundError(asn)
   return { asn, ipv4, ipv6 }

@@ -2,6 +2,7 @@ import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import { intArray } from './asn.js'
 import type { DateRange, TrendPoint } from './kcore-store-types.js'
+import { normalizedShell } from './normalized-shell.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
@@ -30,7 +31,7 @@ export async function queryTrends(
       date: row.date,
       shell_index: row.shell_index,
       max_shell_index: row.max_shell_index,
-      normalized_shell_index: row.max_shell_index > 0 ? row.shell_index / row.max_shell_index : 0,
+      normalized_shell_index: normalizedShell(row.shell_index, row.max_shell_index),
     })
   }
   return result

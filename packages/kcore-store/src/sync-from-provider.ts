@@ -24,8 +24,12 @@ export interface VersionSyncResult {
   latestDate: string | null
   /** Null, or what went wrong (listing failure, or a summary of the failed snapshots). */
   error: string | null
-  /** Snapshots that could not be fetched, parsed or stored; the next run retries them. */
-  failures: { date: string; error: string }[]
+  /**
+   * Snapshots that could not be fetched, parsed or stored; the next run retries them. `error`
+   * is fit to show anyone; a storage failure says only that (the database's own text, which
+   * names files and SQL, is in `cause`, for logs).
+   */
+  failures: { date: string; error: string; cause?: unknown }[]
 }
 
 /** Reported after each snapshot a sync attempts. */
@@ -166,7 +170,11 @@ async function syncVersion(
         signal?.throwIfAborted()
         // An empty or implausibly small file is a failure of that date, so the next run retries it.
         await assertStorableSnapshot(store, snapshot)
-        await store.ingest(snapshot, { vacuum: false })
+        try {
+          await store.ingest(snapshot, { vacuum: false })
+        } catch (error) {
+          throw new SnapshotNotStoredError(error)
+        }
         result.added.push(ref.date)
         options.onProgress?.({
           ipVersion,
@@ -178,7 +186,11 @@ async function syncVersion(
       } catch (error) {
         if (signal?.aborted) throw signal.reason
         const message = messageOf(error)
-        result.failures.push({ date: ref.date, error: message })
+        result.failures.push({
+          date: ref.date,
+          error: message,
+          ...(error instanceof SnapshotNotStoredError ? { cause: error.cause } : {}),
+        })
         options.onProgress?.({
           ipVersion,
           date: ref.date,
@@ -237,6 +249,14 @@ async function prepareSnapshot(
       sha256: createHash('sha256').update(bytes).digest('hex'),
       fileModified: download.lastModified,
     },
+  }
+}
+
+/** The database refused a snapshot: its message says so and nothing of the database's text. */
+class SnapshotNotStoredError extends Error {
+  constructor(cause: unknown) {
+    super('storing the snapshot failed (database error; details in the server log)', { cause })
+    this.name = 'SnapshotNotStoredError'
   }
 }
 

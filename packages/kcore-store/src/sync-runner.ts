@@ -23,16 +23,24 @@ export interface SyncRunner {
   idle(): Promise<void>
 }
 
-/**
- * A {@link SyncRunner} over one store and provider; `onSettled` runs after every sync, and
- * each sync gives up after `deadlineMs` (default {@link DEFAULT_REFRESH_DEADLINE_MS}).
- */
+/** Options of {@link createSyncRunner}. */
+export interface SyncRunnerOptions {
+  /** Each sync gives up after this many milliseconds (default {@link DEFAULT_REFRESH_DEADLINE_MS}). */
+  deadlineMs?: number
+  /**
+   * Receives the error behind each snapshot that failed (its `failures[].cause`): the detail a
+   * result's public `error` text leaves out (a database's message, a file path), for the logs.
+   */
+  onError?: (error: unknown) => void
+}
+
+/** A {@link SyncRunner} over one store and provider. It starts nothing until `run` is called. */
 export function createSyncRunner(
   store: KcoreStore,
   provider: SnapshotProvider,
-  onSettled: () => void = () => {},
-  deadlineMs = DEFAULT_REFRESH_DEADLINE_MS,
+  options: SyncRunnerOptions = {},
 ): SyncRunner {
+  const deadlineMs = options.deadlineMs ?? DEFAULT_REFRESH_DEADLINE_MS
   let current: Promise<SyncResults> | undefined
   return {
     get running() {
@@ -40,10 +48,16 @@ export function createSyncRunner(
     },
     run(ipVersions) {
       if (current) return Promise.reject(new RefreshInProgressError())
-      const run = syncFromProvider({ store, provider, ipVersions, deadlineMs }).finally(() => {
-        if (current === run) current = undefined
-        onSettled()
-      })
+      const run = syncFromProvider({ store, provider, ipVersions, deadlineMs })
+        .then((results) => {
+          for (const result of Object.values(results))
+            for (const failure of result?.failures ?? [])
+              if (failure.cause !== undefined) options.onError?.(failure.cause)
+          return results
+        })
+        .finally(() => {
+          if (current === run) current = undefined
+        })
       current = run
       return run
     },

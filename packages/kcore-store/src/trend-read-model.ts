@@ -1,6 +1,7 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
+import { normalizedShell } from './normalized-shell.js'
 import { type KcoreSchema, shellTable } from './schema.js'
 
 /**
@@ -272,9 +273,6 @@ function pointOf(column: SnapshotColumn, shell: number): TrendPoint {
     date: column.date,
     shell_index: shell,
     max_shell_index: column.maxShell,
-    normalized_shell_index: column.maxShell > 0 ? shell / column.maxShell : 0,
+    normalized_shell_index: normalizedShell(shell, column.maxShell),
   })
 }
-
-/** The model {@link createTrendReadModel} returns. */
-export type TrendReadModel = ReturnType<typeof createTrendReadModel>

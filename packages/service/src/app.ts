@@ -2,7 +2,7 @@ import { createCalStore } from '@cal/store'
 import { type Database, openDatabase } from '@kcore/db'
 import { createProvider } from '@kcore/engine'
 import { createHandler, type Handler } from '@kcore/http-adapter'
-import { createKcoreStore, type KcoreStore } from '@kcore/store'
+import { createKcoreStore, createScheduler, createSyncRunner, type KcoreStore } from '@kcore/store'
 import pkg from '../package.json' with { type: 'json' }
 import type { Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'
@@ -56,24 +56,33 @@ export async function createApp(
       await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
     }
     let port = config.port
+    // Background work is the composition root's: the sync runner (shared by refresh requests
+    // and the scheduler, so they never overlap here) and the scheduler, closed with the app.
+    const runner = createSyncRunner(kcore, createProvider({ baseUrl: config.providerUrl }), {
+      deadlineMs: config.refreshDeadlineMs,
+      onError: (error) => log.error('snapshot not stored', { error: detailOf(error) }),
+    })
+    const scheduler = createScheduler(
+      { enabled: config.schedulerEnabled, schedule: config.schedule },
+      {
+        runner,
+        now: () => new Date(),
+        onError: (error) => log.error('scheduled update failed', { error: detailOf(error) }),
+      },
+    )
     const handler = createHandler({
       publicUrl: config.publicUrl ?? (() => `http://localhost:${port}`),
       kcore: {
         store: kcore,
-        provider: createProvider({ baseUrl: config.providerUrl }),
+        runner,
+        scheduler,
         version: pkg.version,
         adminToken: config.adminToken,
-        scheduler: { enabled: config.schedulerEnabled, schedule: config.schedule },
-        refreshDeadlineMs: config.refreshDeadlineMs,
-        onError: (error) => log.error('scheduled update failed', { error: String(error) }),
       },
       cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone },
       corsOrigins: config.corsOrigins,
       log: (entry) => log.info('request', { ...entry }),
-      onError: (error) =>
-        log.error('request failed', {
-          error: error instanceof Error ? error.stack : String(error),
-        }),
+      onError: (error) => log.error('request failed', { error: detailOf(error) }),
     })
     return {
       handler,
@@ -83,6 +92,7 @@ export async function createApp(
         port = actual
       },
       async close() {
+        await scheduler.close()
         await handler.close()
         await database.close()
       },
@@ -91,4 +101,11 @@ export async function createApp(
     await database.close()
     throw error
   }
+}
+
+/** What the log keeps of an error: its stack (with the cause's), else its text. */
+function detailOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause === undefined ? '' : `\ncaused by: ${detailOf(error.cause)}`
+  return `${error.stack ?? error.message}${cause}`
 }

@@ -1,3 +1,4 @@
+import { isValidTimeZone } from '@cal/store'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from './config.js'
 
@@ -65,7 +66,7 @@ describe('loadConfig', () => {
     [{}, { port: '-1' }, /--port/],
     [{ DATABASE_URL: 'mysql://x' }, {}, /DATABASE_URL must be a postgres/],
     [{ KCORE_SEED: 'maybe' }, {}, /KCORE_SEED/],
-    [{ CAL_TIMEZONE: 'Mars/Base' }, {}, /CAL_TIMEZONE must be an IANA time zone/],
+    [{ CAL_TIMEZONE: 'Mars/Base' }, {}, /CAL_TIMEZONE must be an IANA time zone or UTC±H\[:MM\]/],
     [{ KCORE_PROVIDER_URL: 'ftp://x' }, {}, /KCORE_PROVIDER_URL/],
     [{ KCORE_LOG_LEVEL: 'loud' }, {}, /KCORE_LOG_LEVEL/],
   ])('refuses %j %j with one line naming the setting', (env, flags, message) => {
@@ -107,6 +108,22 @@ describe('loadConfig, checks that need no database', () => {
       expect(() => loadConfig({ KCORE_SCHEDULE: cron })).toThrow(
         /^Invalid configuration: KCORE_SCHEDULE Invalid scheduler cron expression/,
       )
+    },
+  )
+
+  it.each(['UTC+2', 'UTC-5:30', 'America/New_York', 'UTC'])(
+    'takes CAL_TIMEZONE=%j, as the calendar store does',
+    (zone) => {
+      expect(isValidTimeZone(zone)).toBe(true)
+      expect(loadConfig({ CAL_TIMEZONE: zone }).calTimezone).toBe(zone)
+    },
+  )
+
+  it.each(['Mars/Base', 'UTC+15', 'EST5EDT,M3'])(
+    'refuses CAL_TIMEZONE=%j, as the calendar store does',
+    (zone) => {
+      expect(isValidTimeZone(zone)).toBe(false)
+      expect(() => loadConfig({ CAL_TIMEZONE: zone })).toThrow(/CAL_TIMEZONE must be/)
     },
   )
 

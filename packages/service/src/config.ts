@@ -1,3 +1,4 @@
+import { isValidTimeZone } from '@cal/store'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '@kcore/db'
 import { DEFAULT_PROVIDER_URL } from '@kcore/engine'
 import { parsePublicUrl } from '@kcore/http-adapter'
@@ -13,14 +14,6 @@ const bool = z
 const list = z
   .union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
-const validZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Milliseconds, at most what a timer can wait (2^31 - 1). */
 const millis = (fallback: number) =>
@@ -68,7 +61,11 @@ const schema = z.object({
   seedDir: z.string().min(1).optional(),
   adminToken: z.string().min(1).optional(),
   calTokens: list.default([]),
-  calTimezone: z.string().refine(validZone, 'must be an IANA time zone').default('UTC'),
+  // The calendar store's own rule (IANA names and `UTC±H[:MM]`), so config and store agree.
+  calTimezone: z
+    .string()
+    .refine(isValidTimeZone, 'must be an IANA time zone or UTC±H[:MM]')
+    .default('UTC'),
   corsOrigins: list.default([]),
   publicUrl: z
     .string()

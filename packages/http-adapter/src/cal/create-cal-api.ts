@@ -1,9 +1,8 @@
-import { isValidTimeZone } from '@cal/store'
+import { isValidTimeZone, rejectNul } from '@cal/store'
 import type { Api, Route } from '../route.js'
 import { CAL_BASE, CAL_EXPOSED_HEADERS, type CalApiOptions } from './cal-api-options.js'
 import type { CalContext } from './cal-context.js'
-import { invalidParams } from './cal-error.js'
-import { discoveryRoutes_ } from './discovery-routes.js'
+import { namespaceRoutes } from './discovery-routes.js'
 import { eventRoutes } from './event-routes.js'
 import { calInvalidInput } from './invalid-input.js'
 import { organizerRoutes } from './organizer-routes.js'
@@ -49,7 +48,7 @@ export function createCalApi(options: CalApiOptions): Api {
     routes: [],
   }
   const routes: Route[] = [
-    ...discoveryRoutes_(() => api),
+    ...namespaceRoutes(() => api),
     ...eventRoutes(ctx),
     ...venueRoutes(ctx),
     ...organizerRoutes(ctx),
@@ -59,8 +58,10 @@ export function createCalApi(options: CalApiOptions): Api {
   api.routes = routes.map((r) => ({
     ...r,
     async handle(input) {
-      refuseNulCharacters(input)
       try {
+        // PostgreSQL text cannot hold U+0000: the store's rule, over every part of the input
+        // (some never reach the store), so it is a 400 naming the field, never a 500.
+        for (const part of [input.params, input.query, input.body]) rejectNul(part)
         return await r.handle(input)
       } catch (error) {
         throw toHttpError(error, NAME_FIELD[r.path.split('/')[1] ?? ''] ?? 'name')
@@ -68,25 +69,4 @@ export function createCalApi(options: CalApiOptions): Api {
     },
   }))
   return api
-}
-
-/**
- * PostgreSQL text cannot hold U+0000; refuse it anywhere in the input with a 400 rather than
- * letting the database fail with a 500.
- */
-function refuseNulCharacters(input: { params: unknown; query: unknown; body: unknown }): void {
-  const hasNul = (value: unknown): boolean =>
-    typeof value === 'string'
-      ? value.includes('\0')
-      : Array.isArray(value)
-        ? value.some(hasNul)
-        : value !== null && typeof value === 'object'
-          ? Object.values(value).some(hasNul)
-          : false
-  for (const part of [input.params, input.query, input.body]) {
-    if (part === null || typeof part !== 'object') continue
-    for (const [field, value] of Object.entries(part)) {
-      if (hasNul(value)) throw invalidParams({ [field]: 'must not contain the NUL character' })
-    }
-  }
 }

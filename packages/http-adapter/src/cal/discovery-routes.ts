@@ -16,7 +16,7 @@ const indexQuery = z.object({
 })
 
 /** `GET /` (the namespace index) and `GET /doc` (OpenAPI 3.1); `api` is read at request time. */
-export function discoveryRoutes_(api: () => Api): Route[] {
+export function namespaceRoutes(api: () => Api): Route[] {
   return [
     route({
       method: 'GET',

@@ -1,6 +1,6 @@
 import { type CalEvent, CalStaleReadError, type EventListFilter } from '@cal/store'
 import { z } from 'zod'
-import { jsonResponse } from '../json-response.js'
+import { jsonResponse, measuredResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
 import { calCacheKey } from './cache-key.js'
@@ -49,13 +49,10 @@ async function eventFeed(ctx: CalContext, filter: EventListFilter, url: URL): Pr
   const relations = await loadRelations(ctx.store, result.items)
   const render = renderFor(ctx, url, filter.privileged === true)
   const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'Content-Type': ICAL_TYPE,
-      'X-CAL-Total': String(result.total),
-      'X-CAL-Feed-Events': String(result.items.length),
-    },
+  return measuredResponse(body, 200, {
+    'Content-Type': ICAL_TYPE,
+    'X-CAL-Total': String(result.total),
+    'X-CAL-Feed-Events': String(result.items.length),
   })
 }
 

@@ -1,3 +1,4 @@
+import type { SnapshotProvider } from '@kcore/engine'
 import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/store'
 import type { Api, Route } from '../route.js'
 import { createAdminAuth } from './admin-auth.js'
@@ -9,38 +10,29 @@ import { refreshRoutes } from './refresh-routes.js'
 import { researchRoutes } from './research-routes.js'
 import { createResponseCache } from './response-cache.js'
 import { statusRoutes } from './status-routes.js'
+import { storeErrorToHttp } from './store-error-status.js'
 import { trendRoutes } from './trend-routes.js'
 
 /**
  * The k-core trends API under `/api` (see `shared/spec/kcore-api.md`): health, summary,
- * trends, snapshots, refresh, the update scheduler and `GET /api/openapi.json`. Mount it with
- * `createHandler({ kcore: options })`. The scheduler starts at once (unless disabled);
- * `Api.close()` stops it and waits for a running check.
- *
- * @throws {KcoreConfigError} for an invalid cron expression (not five fields, or unparsable).
+ * trends, snapshots, refresh, scheduler status and `GET /api/openapi.json`. Mount it with
+ * `createHandler({ kcore: options })`. It maps requests to the store and starts nothing: no
+ * timer, no fetch before a refresh is asked for. The update scheduler, if any, is the host's
+ * (`options.scheduler`; `@kcore/service` builds and closes it).
  */
 export function createKcoreApi(options: KcoreApiOptions): Api {
   const now = options.now ?? (() => new Date())
-  const onError = options.onError ?? (() => {})
   const settings = options.responseCache === false ? undefined : (options.responseCache ?? {})
   const cache = settings
-    ? createResponseCache({
-        maxSize: settings.maxBytes ?? 32 * 1024 * 1024,
-        revalidateMs: settings.revalidateMs ?? 1_000,
-        stamp: () => options.store.revision(),
-      })
+    ? createResponseCache({ maxSize: settings.maxBytes ?? 32 * 1024 * 1024 })
     : undefined
-  const runner = createSyncRunner(
-    options.store,
-    options.provider,
-    () => cache?.clear(),
-    options.refreshDeadlineMs,
-  )
-  const scheduler = createScheduler(options.scheduler ?? DEFAULT_SCHEDULER, {
-    runner,
-    now,
-    onError,
-  })
+  const runner =
+    options.runner ??
+    createSyncRunner(options.store, providerOf(options), { deadlineMs: options.refreshDeadlineMs })
+  // Without the host's scheduler: a disabled one, which only reports (it has no job).
+  const scheduler =
+    options.scheduler ??
+    createScheduler({ ...DEFAULT_SCHEDULER, enabled: false }, { runner, now, onError: () => {} })
   const ctx: KcoreContext = {
     store: options.store,
     version: options.version,
@@ -63,6 +55,17 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     errorStyle: 'plain',
     routes: [...documented, openapi],
     invalidInput: kcoreInvalidInput,
-    close: () => scheduler.close(),
+    mapError: storeErrorToHttp,
+    // A refresh asked for over HTTP finishes before the host closes the database.
+    close: () => runner.idle(),
   }
+}
+
+/** The default runner's provider; a runner without one refuses refreshes with a clear error. */
+function providerOf(options: KcoreApiOptions): SnapshotProvider {
+  if (options.provider) return options.provider
+  const none = async (): Promise<never> => {
+    throw new Error('no snapshot provider is configured')
+  }
+  return { list: none, open: none }
 }

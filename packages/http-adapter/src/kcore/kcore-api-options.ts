@@ -1,5 +1,5 @@
 import type { SnapshotProvider } from '@kcore/engine'
-import type { KcoreStore, SchedulerOptions } from '@kcore/store'
+import type { KcoreStore, Scheduler, SyncRunner } from '@kcore/store'
 
 /** Where the k-core API is mounted. */
 export const KCORE_BASE = '/api'
@@ -8,34 +8,37 @@ export const KCORE_BASE = '/api'
 export interface KcoreApiOptions {
   /** A migrated k-core store (the caller owns its database). */
   store: KcoreStore
-  /** Where refreshes and scheduled checks list and download snapshots. */
-  provider: SnapshotProvider
   /** Reported by `GET /api/health` (the package version). */
   version: string
+  /**
+   * Runs `POST /api/refresh` and `POST /api/scheduler/update` (`@kcore/store`'s
+   * `createSyncRunner`; share the scheduler's, so the two never overlap in this process). A
+   * runner does nothing until asked. Default: one over `provider`.
+   */
+  runner?: SyncRunner
+  /**
+   * Where the default runner lists and downloads snapshots; needed when no `runner` is given.
+   * Nothing is fetched before a refresh is asked for.
+   */
+  provider?: SnapshotProvider
+  /** The default runner's deadline (spec `KCORE_REFRESH_DEADLINE_MS`, default 600 000 ms). */
+  refreshDeadlineMs?: number
+  /**
+   * The update scheduler whose state `GET /api/scheduler/status` reports. The host builds,
+   * starts and closes it (`@kcore/store`'s `createScheduler`, as `@kcore/service` does): the
+   * API starts no timer. Default: none (status says `enabled: false`).
+   */
+  scheduler?: Scheduler
   /**
    * When set (non-empty), `POST /api/refresh` and `POST /api/scheduler/update` require
    * `Authorization: Bearer <adminToken>`; reads stay public.
    */
   adminToken?: string
-  /**
-   * The update scheduler (`@kcore/store`'s `createScheduler`), run in this process; default
-   * `DEFAULT_SCHEDULER` (`{ enabled: true, schedule: '0 6 * * *' }`). Processes sharing one
-   * PostgreSQL database may all run it: the refresh lock lets one check run at a time.
-   */
-  scheduler?: SchedulerOptions
-  /**
-   * Milliseconds a refresh or scheduled check may run (spec `KCORE_REFRESH_DEADLINE_MS`,
-   * default `DEFAULT_REFRESH_DEADLINE_MS`, 600 000); past it the versions not finished answer `processed: false` with the
-   * dates stored before it.
-   */
-  refreshDeadlineMs?: number
-  /** The clock for timestamps and `next_run`; default `() => new Date()`. */
+  /** The clock for timestamps; default `() => new Date()`. */
   now?: () => Date
-  /** Receives what goes wrong in scheduled checks (never thrown anywhere). */
-  onError?: (error: unknown) => void
   /**
-   * Reuse of serialized trend answers while the stored data is unchanged (default on:
-   * 32 MiB, changes from other processes noticed within 1 s); `false` turns it off.
+   * Reuse of serialized trend answers while the stored data is unchanged (default on: 32 MiB,
+   * filed under the data revision each request reads, so no timer runs); `false` turns it off.
    */
   responseCache?: false | ResponseCacheSettings
 }
@@ -44,6 +47,4 @@ export interface KcoreApiOptions {
 export interface ResponseCacheSettings {
   /** Largest total size of cached answers, in bytes of JSON (default 32 MiB). */
   maxBytes?: number
-  /** How often (ms) to look for data stored by other processes (default 1000). */
-  revalidateMs?: number
 }

@@ -1,5 +1,5 @@
 import { OPENAPI_CACHE_CONTROL } from '../conditional-get.js'
-import { JSON_CONTENT_TYPE } from '../json-response.js'
+import { jsonTextResponse } from '../json-response.js'
 import { openApiDocument, openApiPath } from '../openapi.js'
 import { type Api, type Route, route } from '../route.js'
 
@@ -45,9 +45,7 @@ export function openApiRoute(
     summary: 'This OpenAPI 3.1 document',
     handle: () => {
       cached ??= build()
-      return new Response(cached, {
-        headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': OPENAPI_CACHE_CONTROL },
-      })
+      return jsonTextResponse(cached, 200, { 'cache-control': OPENAPI_CACHE_CONTROL })
     },
   })
 }

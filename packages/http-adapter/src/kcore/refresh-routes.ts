@@ -1,6 +1,4 @@
 import type { IpVersion } from '@kcore/engine'
-import { RefreshInProgressError, type SyncResults } from '@kcore/store'
-import { HttpError } from '../http-error.js'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
@@ -14,21 +12,6 @@ import {
 import { mapResults, toRefreshResult, toUpdateResult } from './sync-result-mapping.js'
 
 const BOTH: IpVersion[] = ['ipv4', 'ipv6']
-
-async function runSync(ctx: KcoreContext, versions: IpVersion[]): Promise<SyncResults> {
-  try {
-    return await ctx.runner.run(versions)
-  } catch (error) {
-    if (error instanceof RefreshInProgressError) {
-      throw new HttpError(
-        409,
-        'refresh_in_progress',
-        'A refresh or update check is already running; try again later',
-      )
-    }
-    throw error
-  }
-}
 
 const authResponses = {
   401: {
@@ -60,7 +43,7 @@ export function refreshRoutes(ctx: KcoreContext): Route[] {
       },
       handle: async ({ body }) => {
         const versions = body?.ip_versions ? [...new Set(body.ip_versions)] : BOTH
-        const results = await runSync(ctx, versions)
+        const results = await ctx.runner.run(versions)
         return jsonResponse(mapResults(results, versions, toRefreshResult))
       },
     }),
@@ -84,7 +67,7 @@ export function refreshRoutes(ctx: KcoreContext): Route[] {
         ...authResponses,
       },
       handle: async () => {
-        const results = mapResults(await runSync(ctx, BOTH), BOTH, toUpdateResult)
+        const results = mapResults(await ctx.runner.run(BOTH), BOTH, toUpdateResult)
         return jsonResponse({
           triggered: true,
           results,

@@ -1,6 +1,5 @@
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
-import { immutableHeaders } from './immutable-headers.js'
 import type { KcoreContext } from './kcore-context.js'
 import {
   asnOverviewSchema,
@@ -17,8 +16,8 @@ import {
   versionQuery,
 } from './research-schemas.js'
 import { errorSchema } from './response-schemas.js'
+import { revisionKey } from './revision-key.js'
 import { SHELL_CONTENT_TYPES, shellListStream } from './shell-stream.js'
-import { mapStoreErrors } from './store-error-status.js'
 
 const notFound = {
   description: 'No snapshot of the IP version is stored for the date',
@@ -29,19 +28,11 @@ const badRequest = { description: 'Bad date, IP version or parameter', schema: e
 /**
  * The research routes of the spec's "Beyond NetCores": a snapshot's record, its whole shell
  * list (streamed), its k-core or top-N, its shell-size distribution, movers between two
- * snapshots and a per-ASN overview. Answers about one snapshot carry a strong ETag and a day of
- * Cache-Control (the shared core answers If-None-Match).
+ * snapshots and a per-ASN overview. Every answer has a strong ETag of the data revision and its
+ * input, with `no-cache` (a snapshot can be re-ingested), and is read from one committed state.
  */
 export function researchRoutes(ctx: KcoreContext): Route[] {
   const { store } = ctx
-  /** The snapshot's record and the headers of an answer built from it alone. */
-  const immutable = async (ipVersion: 'ipv4' | 'ipv6', date: string, representation: string) => {
-    const snapshot = await store.snapshot(ipVersion, date)
-    return {
-      snapshot,
-      headers: await immutableHeaders(ctx.version, ipVersion, snapshot, representation),
-    }
-  }
   return [
     route({
       method: 'GET',
@@ -54,11 +45,9 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const { snapshot, headers } = await immutable(query.ip_version, params.date, 'record')
-          return jsonResponse(snapshot, 200, headers)
-        }),
+      cacheKey: revisionKey(ctx, 'record'),
+      handle: async ({ params, query }) =>
+        jsonResponse(await store.snapshot(query.ip_version, params.date)),
     }),
     route({
       method: 'GET',
@@ -75,31 +64,27 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const minShell = query.min_shell ?? 0
-          const representation = `shells|${query.format}|${minShell}`
-          const { snapshot, headers } = await immutable(
-            query.ip_version,
-            params.date,
-            representation,
-          )
-          const count = minShell === 0 ? snapshot.unique_asns : await countAtLeast(minShell)
-          async function countAtLeast(min: number) {
-            const { shells } = await store.distribution(query.ip_version, params.date)
-            return shells.reduce((n, s) => (s.shell_index >= min ? n + s.count : n), 0)
-          }
-          const head = {
-            date: params.date,
-            ip_version: query.ip_version,
-            max_shell_index: snapshot.max_shell_index,
-            count,
-          }
-          const pages = store.shellPages(query.ip_version, params.date, { minShell })
-          return new Response(shellListStream(query.format, head, pages), {
-            headers: { 'content-type': SHELL_CONTENT_TYPES[query.format], ...headers },
-          })
-        }),
+      cacheKey: revisionKey(ctx, 'shells'),
+      handle: async ({ params, query }) => {
+        const minShell = query.min_shell ?? 0
+        // The count and the pages are of one content: the pages are pinned to the head's stamp
+        // (a re-ingest meanwhile stops the stream rather than mixing two contents).
+        const { snapshot, count, stamp } = await store.shellListHead(
+          query.ip_version,
+          params.date,
+          minShell,
+        )
+        const head = {
+          date: params.date,
+          ip_version: query.ip_version,
+          max_shell_index: snapshot.max_shell_index,
+          count,
+        }
+        const pages = store.shellPages(query.ip_version, params.date, { minShell, stamp })
+        return new Response(shellListStream(query.format, head, pages), {
+          headers: { 'content-type': SHELL_CONTENT_TYPES[query.format] },
+        })
+      },
     }),
     route({
       method: 'GET',
@@ -115,16 +100,11 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const select = query.top !== undefined ? { top: query.top } : { k: query.k }
-          const representation = `core|${query.top !== undefined ? `top=${query.top}` : `k=${query.k ?? ''}`}`
-          const [{ headers }, core] = await Promise.all([
-            immutable(query.ip_version, params.date, representation),
-            store.core(query.ip_version, params.date, select),
-          ])
-          return jsonResponse(core, 200, headers)
-        }),
+      cacheKey: revisionKey(ctx, 'core'),
+      handle: async ({ params, query }) => {
+        const select = query.top !== undefined ? { top: query.top } : { k: query.k }
+        return jsonResponse(await store.core(query.ip_version, params.date, select))
+      },
     }),
     route({
       method: 'GET',
@@ -137,14 +117,9 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      handle: ({ params, query }) =>
-        mapStoreErrors(async () => {
-          const [{ headers }, distribution] = await Promise.all([
-            immutable(query.ip_version, params.date, 'distribution'),
-            store.distribution(query.ip_version, params.date),
-          ])
-          return jsonResponse(distribution, 200, headers)
-        }),
+      cacheKey: revisionKey(ctx, 'distribution'),
+      handle: async ({ params, query }) =>
+        jsonResponse(await store.distribution(query.ip_version, params.date)),
     }),
     route({
       method: 'GET',
@@ -157,14 +132,13 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: { description: '`from` or `to` is not a stored snapshot date', schema: errorSchema },
       },
-      handle: ({ query }) =>
-        mapStoreErrors(async () =>
-          jsonResponse(
-            await store.movers(query.ip_version, query.from, query.to, {
-              k: query.k,
-              limit: query.limit,
-            }),
-          ),
+      cacheKey: revisionKey(ctx, 'movers'),
+      handle: async ({ query }) =>
+        jsonResponse(
+          await store.movers(query.ip_version, query.from, query.to, {
+            k: query.k,
+            limit: query.limit,
+          }),
         ),
     }),
     route({
@@ -180,8 +154,8 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      handle: ({ params }) =>
-        mapStoreErrors(async () => jsonResponse(await store.asnOverview(params.asn))),
+      cacheKey: revisionKey(ctx, 'asn'),
+      handle: async ({ params }) => jsonResponse(await store.asnOverview(params.asn)),
     }),
   ]
 }

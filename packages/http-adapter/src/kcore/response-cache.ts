@@ -2,62 +2,29 @@
 export interface ResponseCacheOptions {
   /** Upper bound of the cached bodies' total length (bytes of JSON). */
   maxSize: number
-  /** How often (ms) the data stamp is re-read to notice changes made by other processes. */
-  revalidateMs: number
-  /** A cheap fingerprint of the stored data; the cache is cleared when it changes. */
-  stamp: () => Promise<string>
-  /** Monotonic milliseconds; default `performance.now()`. */
-  clock?: () => number
 }
 
 /**
- * Serialized answers of read endpoints, reused while the stored data stays the same. Entries
- * are dropped least recently used first past `maxSize`; everything is dropped by {@link clear}
- * (a sync ran here) or when the data stamp changes (another process stored something; noticed
- * within `revalidateMs`). Concurrent misses of one key share one computation, and a
- * computation that started before a clear is never stored.
+ * Serialized answers of read endpoints, filed under the data revision the request read (in
+ * any process: a revision is the store's, committed with the data). The first request that
+ * brings a newer revision drops every entry of the older ones, so no timer, stamp polling or
+ * clear hook is needed and nothing runs between requests. Entries are dropped least recently
+ * used first past `maxSize`. Concurrent misses of one key share one computation; a computation
+ * at a revision older than the newest seen is served but never stored.
  */
 export interface ResponseCache<Body extends { readonly length: number } = Uint8Array<ArrayBuffer>> {
-  get(key: string, compute: () => Promise<Body>): Promise<Body>
-  clear(): void
+  /** The answer for `key` at `revision` (a store revision: a decimal counter). */
+  get(revision: string, key: string, compute: () => Promise<Body>): Promise<Body>
 }
 
 /** A {@link ResponseCache}. */
 export function createResponseCache<
   Body extends { readonly length: number } = Uint8Array<ArrayBuffer>,
 >(options: ResponseCacheOptions): ResponseCache<Body> {
-  const clock = options.clock ?? (() => performance.now())
   const entries = new Map<string, Body>()
   const pending = new Map<string, Promise<Body>>()
   let size = 0
-  let generation = 0
-  let stamp: string | undefined
-  let checkedAt = Number.NEGATIVE_INFINITY
-  let checking: Promise<void> | undefined
-
-  function clear() {
-    entries.clear()
-    pending.clear()
-    size = 0
-    generation++
-  }
-
-  function revalidate(): Promise<void> | undefined {
-    if (clock() - checkedAt < options.revalidateMs) return undefined
-    checking ??= options
-      .stamp()
-      .then((next) => {
-        if (next !== stamp) {
-          if (stamp !== undefined) clear()
-          stamp = next
-        }
-        checkedAt = clock()
-      })
-      .finally(() => {
-        checking = undefined
-      })
-    return checking
-  }
+  let current: bigint | undefined
 
   function store(key: string, value: Body) {
     entries.set(key, value)
@@ -70,9 +37,16 @@ export function createResponseCache<
   }
 
   return {
-    async get(key, compute) {
-      const check = revalidate()
-      if (check) await check
+    async get(revision, key, compute) {
+      const asked = BigInt(revision)
+      if (current === undefined || asked > current) {
+        entries.clear()
+        pending.clear()
+        size = 0
+        current = asked
+      }
+      // A request that read an older revision than another already brought: answer it, keep nothing.
+      if (asked < current) return compute()
       const hit = entries.get(key)
       if (hit !== undefined) {
         entries.delete(key)
@@ -81,12 +55,9 @@ export function createResponseCache<
       }
       const shared = pending.get(key)
       if (shared) return shared
-      const started = generation
       const computing = compute().then((value) => {
         if (pending.get(key) === computing) pending.delete(key)
-        if (generation === started && value.length <= options.maxSize) {
-          store(key, value)
-        }
+        if (current === asked && value.length <= options.maxSize) store(key, value)
         return value
       })
       computing.catch(() => {
@@ -95,6 +66,5 @@ export function createResponseCache<
       pending.set(key, computing)
       return computing
     },
-    clear,
   }
 }

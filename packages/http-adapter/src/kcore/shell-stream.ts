@@ -1,4 +1,4 @@
-import type { ShellPage } from '@kcore/store'
+import { normalizedShell, type ShellPage } from '@kcore/store'
 
 /** Output formats of a streamed shell list. */
 export type ShellFormat = 'json' | 'ndjson' | 'csv'
@@ -18,15 +18,13 @@ export interface ShellListHead {
   count: number
 }
 
-const ratio = (shell: number, max: number) => (max > 0 ? shell / max : 0)
-
 /** One page as text in the format; `first` says whether a row came before (JSON commas). */
 function pageText(format: ShellFormat, page: ShellPage, first: boolean): string {
   const parts: string[] = []
   for (let i = 0; i < page.asns.length; i++) {
     const asn = page.asns[i]!
     const shell = page.shells[i]!
-    const normalized = ratio(shell, page.maxShell)
+    const normalized = normalizedShell(shell, page.maxShell)
     if (format === 'csv') parts.push(`${asn},${shell},${normalized}\n`)
     else {
       const row = `{"asn":${asn},"shell_index":${shell},"normalized_shell_index":${normalized}}`

@@ -4,6 +4,7 @@ import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { snapshotsQuery } from './request-schemas.js'
 import { errorSchema, healthSchema, snapshotsSchema, summarySchema } from './response-schemas.js'
+import { revisionKey } from './revision-key.js'
 
 /** How long the health check waits for the database before calling it unhealthy. */
 export const HEALTH_TIMEOUT_MS = 5_000
@@ -60,7 +61,7 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
       responses: {
         200: { description: 'One key per IP version with data', schema: summarySchema },
       },
-      cacheKey: async () => ({ key: `summary|${await store.revision()}` }),
+      cacheKey: revisionKey(ctx, 'summary'),
       handle: async () => jsonResponse(await store.summary()),
     }),
     route({
@@ -72,9 +73,7 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
         200: { description: 'Both keys, or only the one asked for', schema: snapshotsSchema },
         400: { description: 'Bad ip_version', schema: errorSchema },
       },
-      cacheKey: async ({ query }) => ({
-        key: `snapshots|${await store.revision()}|${query.ip_version ?? ''}`,
-      }),
+      cacheKey: revisionKey(ctx, 'snapshots'),
       handle: async ({ query }) => {
         const versions: IpVersion[] = query.ip_version ? [query.ip_version] : ['ipv4', 'ipv6']
         const body: Partial<Record<IpVersion, unknown>> = {}

@@ -16,21 +16,12 @@ const STATUS: [new (...args: never[]) => KcoreStoreError, number, string][] = [
 ]
 
 /**
- * The {@link HttpError} of a typed store error; anything else (a bug, a database failure) is
- * returned as is, so it stays an opaque 500.
+ * The {@link HttpError} of a typed store error, else `undefined` (a bug, a database failure:
+ * the core makes it a 503 or an opaque 500). The k-core API's `mapError`.
  */
-export function storeErrorToHttp(error: unknown): unknown {
-  if (!(error instanceof KcoreStoreError)) return error
+export function storeErrorToHttp(error: unknown): HttpError | undefined {
+  if (!(error instanceof KcoreStoreError)) return undefined
   for (const [type, status, code] of STATUS)
     if (error instanceof type) return new HttpError(status, code, error.message)
-  return error
-}
-
-/** Runs a handler, turning typed store errors into their HTTP errors. */
-export async function mapStoreErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run()
-  } catch (error) {
-    throw storeErrorToHttp(error)
-  }
+  return undefined
 }

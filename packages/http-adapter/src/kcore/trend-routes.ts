@@ -6,6 +6,7 @@ import { type Route, route } from '../route.js'
 import type { KcoreContext } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
 import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
+import { revisionKey } from './revision-key.js'
 import { JsonBytes } from './trend-json.js'
 
 interface RangeAsked {
@@ -32,18 +33,19 @@ function usedRange(stored: TrendView['dateRange'], asked: RangeAsked) {
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
 
 /**
- * The answer's JSON bytes, from the cache when one is configured. Entries are filed under the
- * data revision read first, so an entry holds data at least as new as its revision and an
- * ingest in any process is seen by the next request (not only after the cache revalidates).
+ * The answer's JSON bytes, from the cache when one is configured, filed under the data revision
+ * (the one the request's ETag was made at, else read here): an entry holds data at least as new
+ * as its revision, and an ingest in any process is seen by the next request.
  */
 async function cachedJson(
   ctx: KcoreContext,
   key: string,
   build: () => Promise<Uint8Array<ArrayBuffer>>,
+  revision?: string,
 ) {
   // Without a cache the revision is not read here: every read costs a round trip.
   const bytes = ctx.cache
-    ? await ctx.cache.get(`${await ctx.store.revision()}|${key}`, build)
+    ? await ctx.cache.get(revision ?? (await ctx.store.revision()), key, build)
     : await build()
   return jsonTextResponse(bytes)
 }
@@ -70,25 +72,29 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      cacheKey: async ({ params, query }) => {
-        const revision = await store.revision()
-        return { key: `trend|${revision}|${singleKey(params.asn, query)}`, revision }
-      },
+      cacheKey: revisionKey(ctx, 'trend'),
       handle: ({ params, query, cacheKey }) => {
         const { asn } = params
         const version = query.ip_version
         const key = singleKey(asn, query)
-        return cachedJson(ctx, key, async () => {
-          // At the ETag's revision: no second read when the store's read model is there.
-          const view = await store.trendView(version, [asn], rangeOf(query), cacheKey?.revision)
-          const dateRange = usedRange(view.dateRange, query)
-          const points = view.trends.get(asn) ?? []
-          if (points.length === 0 && !view.known.has(asn)) {
-            throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
-          }
-          const head = { asn, ip_version: version, date_range: dateRange }
-          return new JsonBytes().objectWith(head, 'trend_data', (out) => out.points(points)).bytes()
-        })
+        return cachedJson(
+          ctx,
+          key,
+          async () => {
+            // At the ETag's revision: no second read when the store's read model is there.
+            const view = await store.trendView(version, [asn], rangeOf(query), cacheKey?.revision)
+            const dateRange = usedRange(view.dateRange, query)
+            const points = view.trends.get(asn) ?? []
+            if (points.length === 0 && !view.known.has(asn)) {
+              throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
+            }
+            const head = { asn, ip_version: version, date_range: dateRange }
+            return new JsonBytes()
+              .objectWith(head, 'trend_data', (out) => out.points(points))
+              .bytes()
+          },
+          cacheKey?.revision,
+        )
       },
     }),
     route({

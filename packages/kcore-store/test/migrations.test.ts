@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises'
+import type { Database } from '@kcore/db'
+import { testDatabases } from '@kcore/db/testing'
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { createKcoreStore, ingestFile } from '../src/index.js'
+import { migrations } from '../src/migrations.js'
+import { FIXTURE } from './helpers.js'
+
+/** The ids databases have recorded since these migrations were released. */
+const RELEASED = ['0001_initial', '0002_revision', '0003_provenance', '0004_revision_notify']
+
+/** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
+async function schemaOf(db: Database['db']) {
+  const columns = await sql`select table_name, column_name, data_type, is_nullable, column_default
+    from information_schema.columns where table_schema = 'public' and table_name like 'kcore%'
+      and table_name not like 'kcore_migration%' order by table_name, column_name`.execute(db)
+  const indexes = await sql`select tablename, indexname, indexdef from pg_indexes
+    where schemaname = 'public' and tablename like 'kcore%'
+      and tablename not like 'kcore_migration%' order by tablename, indexname`.execute(db)
+  const triggers = await sql`select event_object_table, trigger_name, action_timing,
+      event_manipulation from information_schema.triggers
+    where event_object_table like 'kcore%' order by 1, 2, 4`.execute(db)
+  return { columns: columns.rows, indexes: indexes.rows, triggers: triggers.rows }
+}
+
+describe.each(testDatabases())('k-core store migrations on $name', ({ open }) => {
+  it('keeps the released ids, one migration per file, in order', () => {
+    expect(Object.keys(migrations)).toEqual(RELEASED)
+  })
+
+  it('builds the schema the single-file migrations built (fixture taken from them)', async () => {
+    const database = await open()
+    try {
+      await createKcoreStore(database).migrate()
+      const fixture = JSON.parse(
+        await readFile(new URL('./fixtures/schema-0004.json', import.meta.url), 'utf8'),
+      )
+      expect(await schemaOf(database.db)).toEqual(fixture)
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('upgrades a database at the current schema in place, with its data', async () => {
+    const database = await open()
+    try {
+      const before = createKcoreStore(database)
+      await before.migrate()
+      await ingestFile(before, FIXTURE)
+      const snapshots = await before.snapshots('ipv4')
+      const { rows } = await sql<{ name: string }>`
+        select name from kcore_migration order by name`.execute(database.db)
+      expect(rows.map((r) => r.name)).toEqual(RELEASED)
+      // A new process with this layout: nothing to run, nothing lost.
+      const after = createKcoreStore(database)
+      await after.migrate()
+      expect(await after.snapshots('ipv4')).toEqual(snapshots)
+      const again = await sql<{ n: number }>`
+        select count(*)::int as n from kcore_migration`.execute(database.db)
+      expect(again.rows[0]!.n).toBe(RELEASED.length)
+    } finally {
+      await database.close()
+    }
+  })
+})
