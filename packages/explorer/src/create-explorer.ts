@@ -41,17 +41,21 @@ export function createExplorer(options: ExplorerOptions = {}): Explorer {
     // Every body is measured here: the handler streams a body without a length as is.
     if (path === '/') {
       const length = String(Buffer.byteLength(page.html, 'utf8'))
-      return new Response(page.html, { headers: { ...HTML_HEADERS, 'content-length': length } })
+      // Headers objects throughout: what a host's core sets on them survives a lightweight
+      // Response (@hono/node-server's) rebuilding itself from its init.
+      return new Response(page.html, {
+        headers: new Headers({ ...HTML_HEADERS, 'content-length': length }),
+      })
     }
     const asset = page.assets.get(path)
     if (!asset) return undefined
     return new Response(asset.body, {
-      headers: {
+      headers: new Headers({
         'content-type': asset.type,
         'content-length': String(asset.body.byteLength),
         'cache-control': IMMUTABLE_CACHE,
         'x-content-type-options': 'nosniff',
-      },
+      }),
     })
   }
 }
@@ -61,9 +65,9 @@ function notBuilt(): Response {
   const body = JSON.stringify({ error: 'explorer_not_built', message, status: 503 })
   return new Response(body, {
     status: 503,
-    headers: {
+    headers: new Headers({
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body, 'utf8')),
-    },
+    }),
   })
 }

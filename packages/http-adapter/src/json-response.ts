@@ -36,5 +36,10 @@ export function measuredResponse(
   headers: Record<string, string>,
 ): Response {
   const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength
-  return new Response(body, { status, headers: { ...headers, 'content-length': String(length) } })
+  // A Headers object, not a record: a host's lightweight Response (@hono/node-server's) hands
+  // that same object out as `headers`, so what the core sets on it (ETag, nosniff) survives the
+  // lightweight Response rebuilding itself from its init once its body is read.
+  const all = new Headers(headers)
+  all.set('content-length', String(length))
+  return new Response(body, { status, headers: all })
 }

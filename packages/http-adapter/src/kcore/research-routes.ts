@@ -82,7 +82,8 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         }
         const pages = store.shellPages(query.ip_version, params.date, { minShell, stamp })
         return new Response(shellListStream(query.format, head, pages), {
-          headers: { 'content-type': SHELL_CONTENT_TYPES[query.format] },
+          // A Headers object: the core's headers survive a lightweight Response (measuredResponse).
+          headers: new Headers({ 'content-type': SHELL_CONTENT_TYPES[query.format] }),
         })
       },
     }),
