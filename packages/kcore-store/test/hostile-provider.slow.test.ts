@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider } from '@kcore/engine'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { watchEventLoop } from '../../engine/test/event-loop-watch.js'
 import { syncFromProvider } from '../src/index.js'
 import { type FaultProviderServer, snapshotFileName, startFaultProvider } from '../src/testing.js'
 import { clearKcoreTables, FIXTURE, openStore, rowsOfDate, type TestStore } from './helpers.js'
@@ -23,32 +24,6 @@ function bz2Bomb(): Uint8Array {
   const text = Buffer.from('1|2|-1\n3|4|0\n'.repeat((8 * 1024 * 1024) / 13))
   const stream = execFileSync('bzip2', ['-9c'], { input: text })
   return new Uint8Array(Buffer.concat(Array.from({ length: 128 }, () => stream)))
-}
-
-/**
- * Runs `work` while sampling how far the process's RSS grows over its value at the start (the
- * decode workers are threads of this process) and the longest gap of a 10 ms timer (the thread
- * answering requests).
- */
-async function watch<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; growth: number; gap: number }> {
-  const start = process.memoryUsage.rss()
-  let rss = start
-  let last = performance.now()
-  let gap = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    gap = Math.max(gap, now - last)
-    last = now
-    rss = Math.max(rss, process.memoryUsage.rss())
-  }, 10)
-  try {
-    const value = await work()
-    return { value, growth: rss - start, gap: Math.max(gap, performance.now() - last) }
-  } finally {
-    clearInterval(timer)
-  }
 }
 
 describe.each(testDatabases())('hostile provider on $name', ({ open }) => {
@@ -76,7 +51,7 @@ describe.each(testDatabases())('hostile provider on $name', ({ open }) => {
     server.offer(name, new Uint8Array(await readFile(FIXTURE)))
     server.faults.set(name, 'endless')
     const provider = createProvider({ baseUrl: server.url, retries: 0, timeoutMs: 10_000 })
-    const { value, growth, gap } = await watch(() =>
+    const { value, growth, gap } = await watchEventLoop(() =>
       syncFromProvider({ store, provider, ipVersions: ['ipv4'] }),
     )
     expect(value.ipv4).toMatchObject({ checked: false, added: [] })
@@ -100,7 +75,7 @@ describe.each(testDatabases())('hostile provider on $name', ({ open }) => {
   it('refuses a bz2 bomb at the decompressed cap (default), RSS growth < 512 MiB, loop ticking', async () => {
     server.offer(name, bz2Bomb())
     const provider = createProvider({ baseUrl: server.url, retries: 0 })
-    const { value, growth, gap } = await watch(() =>
+    const { value, growth, gap } = await watchEventLoop(() =>
       syncFromProvider({ store, provider, ipVersions: ['ipv4'] }),
     )
     expect(value.ipv4).toMatchObject({ checked: false, added: [] })
