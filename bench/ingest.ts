@@ -9,7 +9,7 @@ import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { type Database, openPgliteDatabase, openPostgresDatabase } from '@kcore/db'
 import { decomposeSnapshot } from '@kcore/engine'
-import { createKcoreStore, type KcoreStore } from '@kcore/store'
+import { createKcoreStore, type KcoreSchema, type KcoreStore } from '@kcore/store'
 import { sql } from 'kysely'
 import postgres from 'postgres'
 import { trendQuery } from '../packages/kcore-store/src/query-trends.js'
@@ -52,7 +52,7 @@ const rowMethods: Record<string, Method> = {
         const rows = asns
           .slice(i, i + MULTI_ROW_CHUNK)
           .map((asn, j) => ({ asn, date, shell_index: shells[i + j]! }))
-        await trx.insertInto('kcore_shell_ipv4').values(rows).execute()
+        await trx.withTables<KcoreSchema>().insertInto('kcore_shell_ipv4').values(rows).execute()
       }
     }),
 }
@@ -190,15 +190,15 @@ async function benchHistory(database: Database, store: KcoreStore) {
     const times: number[] = []
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now()
-      await store.trends('ipv4', [...list])
+      await (await store.reader()).trends('ipv4', [...list])
       times.push(performance.now() - t0)
     }
-    console.log(`  store.trends, ${label}: median ${ms(times.sort((a, b) => a - b)[2]!)}`)
+    console.log(`  reader.trends, ${label}: median ${ms(times.sort((a, b) => a - b)[2]!)}`)
   }
   const t1 = performance.now()
-  const summary = await store.summary()
+  const summary = await (await store.reader()).summary()
   console.log(
-    `  store.summary(): ${ms(performance.now() - t1)} (total_asns ${summary.ipv4?.total_asns}, ${summary.ipv4?.snapshot_count} snapshots)`,
+    `  reader.summary(): ${ms(performance.now() - t1)} (total_asns ${summary.ipv4?.total_asns}, ${summary.ipv4?.snapshot_count} snapshots)`,
   )
   const t2 = performance.now()
   await store.ingest({

@@ -37,7 +37,7 @@ if (engine === 'postgres') {
   await admin.end()
   const url = new URL(baseUrl)
   url.pathname = `/${dbName}`
-  database = openPostgresDatabase(url.toString(), 16)
+  database = openPostgresDatabase(url.toString(), { maxConnections: 16 })
 } else database = await openPgliteDatabase()
 
 const store = createKcoreStore(database)

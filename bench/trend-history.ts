@@ -30,7 +30,7 @@ async function openPostgresHistory(dbName: string) {
   await admin.end()
   const url = new URL(baseUrl)
   url.pathname = `/${dbName}`
-  return { database: openPostgresDatabase(url.toString(), 10), exists }
+  return { database: openPostgresDatabase(url.toString()), exists }
 }
 
 /** The PGlite data directory `<tmp>/<dbName>-pglite` (removed first with BENCH_FRESH). */
@@ -52,7 +52,7 @@ export async function openTrendHistory(dbName: string, snapshotCount: number) {
     const y = 1986 + Math.floor(i / 12)
     return `${y}-${String((i % 12) + 1).padStart(2, '0')}-01`
   }
-  const stored = new Set(await store.storedDates('ipv4'))
+  const stored = new Set(await (await store.reader()).storedDates('ipv4'))
   const wanted = Array.from({ length: snapshotCount }, (_, i) => month(i))
   const missing = wanted.filter((d) => !stored.has(d))
   console.log(

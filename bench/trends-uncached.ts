@@ -21,8 +21,10 @@ import { benchDialect, openTrendHistory, readOnlyKcoreOptions } from './trend-hi
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const snapshotCount = Number(process.env.BENCH_SNAPSHOTS ?? 460)
 
-const { database, store } = await openTrendHistory('kcore_bench_trends', snapshotCount)
-const sqlOnly = createKcoreStore(database, { trendReadModel: false })
+const { database } = await openTrendHistory('kcore_bench_trends', snapshotCount)
+// Neither keeps answers (memoBytes: false): every request reads, from the model or from SQL.
+const modelOnly = createKcoreStore(database, { memoBytes: false })
+const sqlOnly = createKcoreStore(database, { trendReadModel: false, memoBytes: false })
 const { rows } = await sql<{ asn: number }>`select asn from kcore_asn_ipv4`.execute(database.db)
 const stored = rows.map((r) => Number(r.asn))
 // A fixed random draw (same for every run), cycled through by each connection.
@@ -32,25 +34,23 @@ const random = () => {
   return seed / 2 ** 31
 }
 const pick = () => stored[Math.floor(random() * stored.length)]!
-const singles = Array.from({ length: 5_000 }, () => ({
+const singles: autocannon.Request[] = Array.from({ length: 5_000 }, () => ({
   method: 'GET',
   path: `/api/trends/${pick()}`,
 }))
-const multis = Array.from({ length: 2_000 }, () => ({
+const multis: autocannon.Request[] = Array.from({ length: 2_000 }, () => ({
   method: 'POST',
   path: '/api/trends',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ asns: Array.from({ length: 10 }, pick) }),
 }))
 
-const withModel = createHandler({ kcore: { ...readOnlyKcoreOptions(store), responseCache: false } })
-const withoutModel = createHandler({
-  kcore: { ...readOnlyKcoreOptions(sqlOnly), responseCache: false },
-})
+const withModel = createHandler({ kcore: readOnlyKcoreOptions(modelOnly) })
+const withoutModel = createHandler({ kcore: readOnlyKcoreOptions(sqlOnly) })
 
 // The read model loads before measuring (what a host does with store.loadTrendModel() at start).
 const loadStart = performance.now()
-await store.loadTrendModel()
+await modelOnly.loadTrendModel()
 console.log(`read model loaded in ${(performance.now() - loadStart).toFixed(0)} ms`)
 const sample = await withModel(new Request('http://localhost/api/trends/3356'))
 const bytes = Buffer.from(await sample.arrayBuffer())

@@ -17,6 +17,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createHandler } from '@kcore/http-adapter'
+import { createKcoreStore } from '@kcore/store'
 import autocannon from 'autocannon'
 import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
 
@@ -28,8 +29,10 @@ const { database, store } = await openTrendHistory('kcore_bench_trends', snapsho
 
 const kcoreOptions = readOnlyKcoreOptions(store)
 const handler = createHandler({ kcore: kcoreOptions })
-// the same handler without its response cache: every request queries PostgreSQL
-const uncached = createHandler({ kcore: { ...kcoreOptions, responseCache: false } })
+// The same over a store that keeps no answers (memoBytes: false): every request reads its trend.
+const uncachedStore = createKcoreStore(database, { memoBytes: false })
+await Promise.all([store.loadTrendModel(), uncachedStore.loadTrendModel()])
+const uncached = createHandler({ kcore: readOnlyKcoreOptions(uncachedStore) })
 const path = `/api/trends/${ASN}`
 const sample = await handler(new Request(`http://localhost${path}`))
 if (sample.status !== 200) throw new Error(`GET ${path}: ${sample.status} ${await sample.text()}`)

@@ -22,11 +22,13 @@ try {
       await ingestFile(store, data + file)
   }
 
+  // Every read goes through a reader, at the data revision it was opened at.
+  const reader = await store.reader()
   for (const version of ['ipv4', 'ipv6'] as IpVersion[]) {
-    const snapshots = await store.snapshots(version)
+    const snapshots = await reader.snapshots(version)
     console.log(`${version}: ${snapshots.length} snapshots`)
     for (const snapshot of snapshots) {
-      const distribution = await store.distribution(version, snapshot.date)
+      const distribution = await reader.distribution(version, snapshot.date)
       const innermost = distribution.shells.at(-1)?.count ?? 0
       console.log(
         `  ${snapshot.date}  k_max ${snapshot.max_shell_index}  innermost core ${innermost} of ${snapshot.unique_asns} ASes`,
@@ -35,12 +37,12 @@ try {
   }
 
   // The latest year: from the newest IPv4 snapshot a year (or more) before the latest one.
-  const dates = await store.storedDates('ipv4')
+  const dates = await reader.storedDates('ipv4')
   const to = dates.at(-1)
   if (to) {
     const yearBefore = `${Number(to.slice(0, 4)) - 1}${to.slice(4)}`
     const from = dates.filter((d) => d <= yearBefore).at(-1) ?? dates[0]!
-    const { risers } = await store.movers('ipv4', from, to, { limit: 10 })
+    const { risers } = await reader.movers('ipv4', from, to, { limit: 10 })
     console.log(`\nten biggest risers, ipv4 ${from} -> ${to} (normalized shell index):`)
     for (const r of risers)
       console.log(`  AS${r.asn}  ${r.from_shell} -> ${r.to_shell}  +${r.change.toFixed(3)}`)

@@ -28,7 +28,8 @@ try {
     714: 'Apple',
     13335: 'Cloudflare',
   }
-  const trends = await store.trends('ipv4', Object.keys(networks).map(Number))
+  const reader = await store.reader()
+  const { trends } = await reader.trends('ipv4', Object.keys(networks).map(Number))
   console.log('\nIPv4 shell index (normalized) per snapshot:')
   for (const [asn, points] of trends) {
     const name = networks[asn as keyof typeof networks]
@@ -37,7 +38,7 @@ try {
     )
     console.log(`  AS${asn} ${name}: ${series.join(', ') || 'no data'}`)
   }
-  console.log('\nsummary:', JSON.stringify(await store.summary()))
+  console.log('\nsummary:', JSON.stringify(await reader.summary()))
 } finally {
   await database.close()
 }

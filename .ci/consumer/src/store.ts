@@ -10,9 +10,10 @@ try {
   const store = createKcoreStore(database)
   await store.migrate()
   const info = await ingestFile(store, `${SAMPLE_DATA_DIR}19980101.as-rel.txt.bz2`)
+  const reader = await store.reader()
   // @ts-expect-error the IP version is 'ipv4' | 'ipv6', not any string
-  await store.trends('ipv5', [701]).catch(() => undefined)
-  const trends = await store.trends('ipv4', [701])
+  await reader.trends('ipv5', [701]).catch(() => undefined)
+  const { trends } = await reader.trends('ipv4', [701])
   const points = trends.get(701) ?? []
   if (info.asns < 3000 || points.length !== 1)
     throw new Error(`unexpected store answer: ${JSON.stringify({ info, points })}`)

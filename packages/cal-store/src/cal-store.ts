@@ -1,4 +1,4 @@
-import type { DialectName, LockResult } from '@kcore/db'
+import type { DialectName, LockResult, Sized } from '@kcore/db'
 import type {
   EventRepository,
   OrganizerRepository,
@@ -29,8 +29,29 @@ export interface CalStore {
   /** Taxonomy `cal_event_tag` (flat). */
   readonly tags: TermRepository
   /**
-   * The data revision (`cal_revision`): changes when any committed transaction, in any process,
-   * touched a calendar row. Opaque decimal string; one single-row read.
+   * A reader at the committed data revision, read once here (concurrent callers share the round
+   * trip; none on PGlite while nothing is written). `events.list` is the same as a reader's.
    */
-  revision(): Promise<string>
+  reader(): Promise<CalReader>
+}
+
+/**
+ * Reads of a {@link CalStore} at one data revision (`cal_revision`: moved by every committed
+ * transaction, in any process, that touched a calendar row). Holds no connection.
+ */
+export interface CalReader {
+  /** The revision, an opaque decimal string; equal revisions mean equal stored data. */
+  readonly revision: string
+  /**
+   * Events matching the filter at least as new as {@link revision}: from the in-memory list
+   * model when it is at the revision (it catches up first when behind) and serves the filter,
+   * else from SQL.
+   */
+  readonly events: Pick<EventRepository, 'list'>
+  /**
+   * The value of `key` at this reader's revision, computed once and kept (bounded, least
+   * recently used first) for later readers at the same revision; a newer revision drops it.
+   * `key` must say everything the value depends on besides the stored data.
+   */
+  memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
 }

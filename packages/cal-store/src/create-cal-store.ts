@@ -1,11 +1,12 @@
-import { type Database, revisionReads } from '@kcore/db'
+import { createRevisionMemo, type Database, revisionReads } from '@kcore/db'
 import { sql } from 'kysely'
-import type { CalStore } from './cal-store.js'
-import type { ListModelOptions } from './event-list-model.js'
+import type { CalReader, CalStore } from './cal-store.js'
+import { listEvents } from './event-list.js'
+import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
-import type { ListCacheOptions } from './list-cache.js'
 import { migrateCalStore } from './migrate.js'
 import { createOrganizerRepository } from './organizer-repository.js'
+import type { CalChangeHook, CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
@@ -17,16 +18,21 @@ export interface CalStoreOptions {
   /** Clock for `created`/`modified` stamps; default `() => new Date()`. */
   now?: () => Date
   /**
-   * Event list pages kept per data revision (see {@link ListCacheOptions}); `false` turns the
-   * cache off. Any committed write, from any process or script, makes the next list read anew.
+   * Bound of {@link CalReader.memo} in bytes (default 32 MiB); `false` keeps nothing (every
+   * `memo` call computes).
    */
-  listCache?: ListCacheOptions | false
+  memoBytes?: number | false
   /**
    * Every event's list columns in memory (see {@link ListModelOptions}), kept at the data
    * revision through the change log, so lists filter and page without scanning the table;
    * `false` lists by SQL alone. Loaded by the first list.
    */
   listModel?: ListModelOptions | false
+  /**
+   * Called by every write inside its transaction with the records it changed (see
+   * {@link CalChangeHook}): how the host writes the webhook outbox in the same transaction.
+   */
+  onChanges?: CalChangeHook
 }
 
 /**
@@ -35,11 +41,32 @@ export interface CalStoreOptions {
  */
 export function createCalStore(database: Database, options: CalStoreOptions = {}): CalStore {
   const db: CalDb = database.db.withTables<CalSchema>()
-  const ctx: StoreContext = {
+  const base: StoreContext = {
     db,
     now: options.now ?? (() => new Date()),
     revision: revisionReads(database, REVISION_CHANNEL, () => queryRevision(db)),
   }
+  const hook = options.onChanges
+  const ctx: StoreContext = hook
+    ? { ...base, onChanges: (trx, changes) => hook(trx, changes, recordsIn({ ...base, db: trx })) }
+    : base
+  const model =
+    options.listModel === false
+      ? undefined
+      : createEventListModel(db, ctx.revision, options.listModel ?? {})
+  const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
+  const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
+
+  async function reader(): Promise<CalReader> {
+    const at = await ctx.revision()
+    const revision = String(at)
+    return {
+      revision,
+      events: { list: (filter = {}) => listEvents(db, filter, model && { model, revision: at }) },
+      memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
+    }
+  }
+
   return {
     dialect: database.dialect,
     ping: () => database.ping(),
@@ -52,8 +79,22 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
         ) as any`.execute(db)
       return !rows[0]?.any
     },
-    revision: async () => String(await ctx.revision()),
-    events: createEventRepository(ctx, options.listCache ?? {}, options.listModel ?? {}),
+    reader,
+    events: {
+      ...createEventRepository(ctx),
+      list: async (filter) => (await reader()).events.list(filter),
+    },
+    venues: createVenueRepository(ctx),
+    organizers: createOrganizerRepository(ctx),
+    categories: createTermRepository(ctx, 'cal_event_category'),
+    tags: createTermRepository(ctx, 'cal_event_tag'),
+  }
+}
+
+/** The records' reads over `ctx` (a writing transaction: they see its changes). */
+function recordsIn(ctx: StoreContext): CalChangeRecords {
+  return {
+    events: createEventRepository(ctx),
     venues: createVenueRepository(ctx),
     organizers: createOrganizerRepository(ctx),
     categories: createTermRepository(ctx, 'cal_event_category'),

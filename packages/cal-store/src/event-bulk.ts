@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely'
+import { noteChanges } from './change-notes.js'
 import { CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput } from './event.js'
 import { checkEventLinks } from './event-links.js'
@@ -7,8 +8,10 @@ import { eventTimes, passwordHashOf } from './event-write.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
-import { type CalDb, textOrNull, transact } from './store-context.js'
+import type { CalDb } from './store-context.js'
+import { textOrNull } from './text-or-null.js'
 import { timestampParam } from './timestamp-param.js'
+import { transact, type WriteTarget } from './transact.js'
 
 const CHUNK = 500
 
@@ -57,7 +60,7 @@ async function checkIdsExist(
  * writers for the duration, so no retry is needed). Returns ids in input order.
  */
 export async function createEventsInBulk(
-  db: CalDb,
+  target: WriteTarget,
   now: Date,
   inputs: readonly EventInput[],
 ): Promise<number[]> {
@@ -85,7 +88,7 @@ export async function createEventsInBulk(
     }),
   )
 
-  return transact(db, async (trx) => {
+  return transact(target, async (trx) => {
     await sql`lock table cal_event in share row exclusive mode`.execute(trx)
     await checkIdsExist(
       trx,
@@ -209,6 +212,7 @@ export async function createEventsInBulk(
     if (prepared.length >= 1000) {
       await sql`analyze cal_event, cal_event_term, cal_event_organizer`.execute(trx)
     }
+    noteChanges(trx, 'event', 'created', ids)
     return ids
   })
 }

@@ -15,12 +15,20 @@ const instant = (column: 'start_utc' | 'end_utc'): [RawBuilder<number>, RawBuild
 const [START_MS, START_US] = instant('start_utc')
 const [END_MS, END_US] = instant('end_utc')
 
-/** Flag bits of {@link EventColumns.flags}. */
-export const HIDDEN = 1
-export const FEATURED = 2
-export const TICKETED = 4
-export const STICKY = 8
-export const PROTECTED = 16
+/** Boolean columns of `cal_event` the model keeps (a filter on a new one: add it here). */
+const STORED_FLAGS = ['hide_from_listings', 'featured', 'ticketed', 'sticky'] as const
+/** Bits of {@link EventColumns.flags}: entry i is bit i (`protected`: has a password). */
+const FLAG_COLUMNS = [...STORED_FLAGS, 'protected'] as const
+// One byte per event holds the flags; a ninth would need a wider column.
+if (FLAG_COLUMNS.length > 8) throw new Error('EventColumns.flags holds 8 flags')
+
+/** A boolean column kept in {@link EventColumns.flags}. */
+export type FlagColumn = (typeof FLAG_COLUMNS)[number]
+/** A stored boolean column of `cal_event` kept in {@link EventColumns.flags}. */
+export type StoredFlag = (typeof STORED_FLAGS)[number]
+
+/** The bit of `column` in {@link EventColumns.flags}. */
+export const flagBit = (column: FlagColumn): number => 1 << FLAG_COLUMNS.indexOf(column)
 
 /** Codes of {@link EventColumns.status}: the index in `POST_STATUSES`. */
 export const STATUS_CODE = new Map(POST_STATUSES.map((s, i) => [s, i]))
@@ -35,10 +43,7 @@ export function selectRows(db: CalDb, ids?: number[]) {
     .select([
       'id',
       'status',
-      'hide_from_listings',
-      'featured',
-      'ticketed',
-      'sticky',
+      ...STORED_FLAGS,
       'post_parent',
       'venue_id',
       'term_ids',
@@ -196,14 +201,11 @@ export class EventColumns {
     this.startUs.set(slot, Number(row.start_us))
     this.end.set(slot, endKey(endMs, Number(row.end_us)))
     this.status.set(slot, STATUS_CODE.get(row.status) ?? 255)
-    this.flags.set(
-      slot,
-      (row.hide_from_listings ? HIDDEN : 0) |
-        (row.featured ? FEATURED : 0) |
-        (row.ticketed ? TICKETED : 0) |
-        (row.sticky ? STICKY : 0) |
-        (row.protected ? PROTECTED : 0),
-    )
+    let flags = 0
+    for (let i = 0; i < FLAG_COLUMNS.length; i++) {
+      if (row[FLAG_COLUMNS[i] as FlagColumn]) flags |= 1 << i
+    }
+    this.flags.set(slot, flags)
     this.postParent.set(slot, row.post_parent ?? Number.NaN)
     this.venue.set(slot, row.venue_id ?? 0)
     this.termsLive += row.term_ids.length - (this.termCount.data[slot] ?? 0)

@@ -2,8 +2,9 @@ import { sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { EventColumns, selectRows } from './event-columns.js'
 import type { EventIdIndex } from './event-list.js'
-import { scanEvents } from './event-list-scan.js'
-import { type CalDb, MAX_IDS } from './store-context.js'
+import { prepareScan, scanEvents } from './event-list-scan.js'
+import { MAX_IDS } from './id-list.js'
+import type { CalDb } from './store-context.js'
 import { readTermSnapshot, type TermSnapshot } from './term-snapshot.js'
 
 /** Settings of the in-memory event list model (`createCalStore({ listModel })`). */
@@ -24,8 +25,8 @@ interface Loaded {
 
 /**
  * An {@link EventIdIndex} over every event's list columns in memory, kept at the data revision
- * (`cal_revision`, moved by every committed write in any process): each list reads the
- * revision (one single-row query) and, when it moved, applies the events the change log
+ * (`cal_revision`, moved by every committed write in any process): each list comes with its
+ * reader's revision and, when the model is behind it, applies the events the change log
  * (migration 0011) names for the revisions in between, or reloads everything when the log no
  * longer reaches back that far. The first list waits for the first load (concurrent ones
  * share it). Lists it cannot serve (organizer, geo and `modified` filters, a calendar over
@@ -109,8 +110,7 @@ export function createEventListModel(
   let pending: Promise<void> | undefined
 
   return {
-    async current() {
-      const revision = await readRevision()
+    async at(revision) {
       for (;;) {
         const model = loaded
         if (!model && tooLargeAt !== undefined && revision <= tooLargeAt) return undefined
@@ -118,13 +118,10 @@ export function createEventListModel(
           return {
             terms: model.terms,
             async list(plan) {
-              const { organizers, geo, modified } = plan
-              if (organizers || geo || modified.modified_after || modified.modified_before) {
-                return undefined
-              }
-              const words = await lowerWords(plan.words)
+              // Undefined when a filter is SQL only (organizer, geo, modified).
+              const steps = await prepareScan(plan, { lower: lowerWords })
               // The words' round trip may have let a catch-up in: scan what is there now.
-              return scanEvents((loaded ?? model).columns, plan, words)
+              return steps && scanEvents((loaded ?? model).columns, plan, steps)
             },
           }
         }

@@ -1,104 +1,148 @@
-import {
-  type EventColumns,
-  FEATURED,
-  HIDDEN,
-  hasBit,
-  PROTECTED,
-  STATUS_CODE,
-  STICKY,
-  TICKETED,
-} from './event-columns.js'
+import { type EventColumns, flagBit, hasBit } from './event-columns.js'
+import type { MemoryContext } from './event-filters/event-filter.js'
 import type { IdPage } from './event-list.js'
 import type { EventListPlan } from './event-list-plan.js'
 
-/** Term sets larger than this are tested per event instead of through slot sets. */
-const SET_TERMS = 32
+/** A test of one slot, for a filter no column test below fits. */
+export type SlotTest = (slot: number) => boolean
+
+/** A date bound's operator, as SQL writes it. */
+export type BoundOp = '<' | '<=' | '>' | '>='
+
+const STICKY = flagBit('sticky')
 
 /**
- * Term ids as a lookup table (one byte per id up to the largest), or a set when an id is too
- * large for a table.
+ * What one scan tests, filled once per list by the filters' memory forms (`event-filters/`).
+ * Each method is a kind of column test the scan loop runs inline, so the loop's shape stays the
+ * same whatever the filters: start bounds narrow a range of the list order (binary search),
+ * end bounds one interval, flags two bit masks, statuses one mask, words and terms a slot set.
+ * A filter none of these fits adds a {@link ScanQuery.test}.
  */
-function termLookup(ids: readonly number[]): (id: number) => boolean {
-  const max = Math.max(0, ...ids)
-  if (max > 1 << 22) {
-    const set = new Set(ids)
-    return (id) => set.has(id)
+export class ScanQuery {
+  /** Positions `lo` … `hi - 1` of the list order are scanned. */
+  lo = 0
+  hi: number
+  endMin = Number.NEGATIVE_INFINITY
+  endMinOpen = false
+  endMax = Number.POSITIVE_INFINITY
+  endMaxOpen = false
+  must = 0
+  mustNot = 0
+  /** Bit `code` set: status `code` is listed (all by default). */
+  statusMask = -1
+  /** Only slots whose bit is set. */
+  slots: Uint32Array | undefined
+  ids: Set<number> | undefined
+  venues: Set<number> | undefined
+  postParent: number | undefined
+  readonly tests: SlotTest[] = []
+
+  constructor(readonly columns: EventColumns) {
+    this.hi = columns.size
   }
-  const table = new Uint8Array(max + 1)
-  for (const id of ids) table[id] = 1
-  return (id) => table[id] === 1
+
+  /** Only events whose start is `op` `ms`. */
+  start(op: BoundOp, ms: number): void {
+    const c = this.columns
+    if (op === '>=') this.lo = Math.max(this.lo, c.firstStartingAt(ms, 0))
+    else if (op === '>') this.lo = Math.max(this.lo, c.firstStartingAt(ms, 1))
+    else if (op === '<=') this.hi = Math.min(this.hi, c.firstStartingAt(ms, 1))
+    else this.hi = Math.min(this.hi, c.firstStartingAt(ms, 0))
+  }
+
+  /** Only events whose end is `op` `ms`. */
+  end(op: BoundOp, ms: number): void {
+    if (op === '>=' || op === '>') {
+      if (ms > this.endMin || (ms === this.endMin && op === '>')) {
+        this.endMin = ms
+        this.endMinOpen = op === '>'
+      }
+    } else if (ms < this.endMax || (ms === this.endMax && op === '<')) {
+      this.endMax = ms
+      this.endMaxOpen = op === '<'
+    }
+  }
+
+  /** Only events whose flag `bit` is `on`. */
+  flag(bit: number, on: boolean): void {
+    if (on) this.must |= bit
+    else this.mustNot |= bit
+  }
+
+  /** Only events whose status code has its bit set in `mask`. */
+  statusIn(mask: number): void {
+    this.statusMask &= mask
+  }
+
+  /** Only the slots set in `bits` (a slot set of `EventColumns`; not written to). */
+  narrow(bits: Uint32Array): void {
+    const c = this.columns
+    if (!this.slots) {
+      this.slots = bits.slice(0, c.setWords)
+      return
+    }
+    const mask = this.slots
+    for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) & (bits[w] as number)
+  }
+
+  /** Only events with one of these ids. */
+  idIn(ids: readonly number[]): void {
+    this.ids = within(this.ids, ids)
+  }
+
+  /** Only events at one of these venues. */
+  venueIn(ids: readonly number[]): void {
+    this.venues = within(this.venues, ids)
+  }
+
+  /** Only children of `id`. */
+  postParentIs(id: number): void {
+    this.postParent = this.postParent === undefined || this.postParent === id ? id : Number.NaN
+  }
+
+  /** Only slots `test` passes. */
+  test(test: SlotTest): void {
+    this.tests.push(test)
+  }
 }
+
+/** `ids` as a set, intersected with `set` if there is one. */
+const within = (set: Set<number> | undefined, ids: readonly number[]) =>
+  new Set(set ? ids.filter((id) => set.has(id)) : ids)
+
+/** A filter's memory form, ready to add its tests to a scan. */
+export type ScanStep = (query: ScanQuery) => void
+
 /**
- * The page and total of `plan` over `columns`, `words` already lowered as the database lowers
- * them. The start bounds narrow a range of the list order (binary search), the longest
- * duration bounds "ends after" from below; words and small term sets become one mask of
- * slots; flags, statuses and the end interval are tested per event.
+ * The memory forms of `plan`'s filters, prepared (search words lowered), or `undefined` when
+ * one of them is SQL only.
+ */
+export async function prepareScan(
+  plan: EventListPlan,
+  context: MemoryContext,
+): Promise<ScanStep[] | undefined> {
+  const prepares = []
+  for (const filter of plan.filters) {
+    if (!filter.prepare) return undefined
+    prepares.push(filter.prepare)
+  }
+  return Promise.all(prepares.map((prepare) => prepare(context)))
+}
+
+/**
+ * The page and total of `plan` over `columns`, its filters' tests added by `steps`: the
+ * range of positions the start bounds leave is walked once, every other test inline.
  */
 export function scanEvents(
   columns: EventColumns,
   plan: EventListPlan,
-  words: readonly string[],
+  steps: readonly ScanStep[],
 ): IdPage {
   const c = columns
-  let lo = 0
-  let hi = c.size
-  // Start bounds narrow the range of positions; end bounds become one interval of end keys.
-  let endMin = Number.NEGATIVE_INFINITY
-  let endMinOpen = false
-  let endMax = Number.POSITIVE_INFINITY
-  let endMaxOpen = false
-  for (const { column, op, at } of plan.dates) {
-    const ms = at.getTime()
-    if (column === 'start') {
-      if (op === '>=') lo = Math.max(lo, c.firstStartingAt(ms, 0))
-      else if (op === '>') lo = Math.max(lo, c.firstStartingAt(ms, 1))
-      else if (op === '<=') hi = Math.min(hi, c.firstStartingAt(ms, 1))
-      else hi = Math.min(hi, c.firstStartingAt(ms, 0))
-    } else if (op === '>=' || op === '>') {
-      if (ms > endMin || (ms === endMin && op === '>')) {
-        endMin = ms
-        endMinOpen = op === '>'
-      }
-    } else if (ms < endMax || (ms === endMax && op === '<')) {
-      endMax = ms
-      endMaxOpen = op === '<'
-    }
-  }
-  if (plan.endsFrom) {
-    lo = Math.max(lo, c.firstStartingAt(plan.endsFrom.getTime() - c.maxDurationMs - 1, 0))
-  }
-  const include = plan.include && new Set(plan.include)
-  const venues = plan.venues && new Set(plan.venues)
-  // Words and small term sets become one mask of slots (a few thousand word operations);
-  // large term sets are looked up per candidate.
-  let mask: Uint32Array | undefined
-  const narrow = (bits: Uint32Array) => {
-    if (!mask) mask = bits.slice(0, c.setWords)
-    else for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) & (bits[w] as number)
-  }
-  for (const word of words) narrow(c.slotsContaining(word))
-  const termSets: ((id: number) => boolean)[] = []
-  for (const ids of plan.termSets) {
-    if (ids.length > SET_TERMS) {
-      termSets.push(termLookup(ids))
-      continue
-    }
-    const any = new Uint32Array(c.setWords)
-    for (const id of ids) {
-      const bits = c.slotsWithTerm(id)
-      for (let w = 0; w < any.length; w++) any[w] = (any[w] as number) | (bits[w] as number)
-    }
-    narrow(any)
-  }
-  let statusMask = 0
-  for (const s of plan.statuses) statusMask |= 1 << (STATUS_CODE.get(s) ?? 31)
-  let mustNot = 0
-  let must = 0
-  if (plan.excludeHidden) mustNot |= HIDDEN
-  if (plan.publicOnly) mustNot |= PROTECTED
-  if (plan.featured !== undefined) plan.featured ? (must |= FEATURED) : (mustNot |= FEATURED)
-  if (plan.ticketed !== undefined) plan.ticketed ? (must |= TICKETED) : (mustNot |= TICKETED)
-  const postParent = plan.postParent
+  const q = new ScanQuery(c)
+  for (const step of steps) step(q)
+  const { lo, hi, endMin, endMinOpen, endMax, endMaxOpen, must, mustNot, statusMask } = q
+  const { slots: mask, ids, venues, postParent, tests } = q
   const order = c.order
   const flagsOf = c.flags.data
   const statusOf = c.status.data
@@ -106,9 +150,6 @@ export function scanEvents(
   const idOf = c.id.data
   const venueOf = c.venue.data
   const parentOf = c.postParent.data
-  const termStart = c.termStart.data
-  const termCount = c.termCount.data
-  const pool = c.termPool.data
   const matched: number[] = []
   next: for (let p = lo; p < hi; p++) {
     const slot = order[p] as number
@@ -119,18 +160,10 @@ export function scanEvents(
     const end = endOf[slot] as number
     if (end < endMin || (endMinOpen && end === endMin)) continue
     if (end > endMax || (endMaxOpen && end === endMax)) continue
-    if (include && !include.has(idOf[slot] as number)) continue
+    if (ids && !ids.has(idOf[slot] as number)) continue
     if (venues && !venues.has(venueOf[slot] as number)) continue
     if (postParent !== undefined && parentOf[slot] !== postParent) continue
-    if (termSets.length > 0) {
-      const start = termStart[slot] as number
-      const end = start + (termCount[slot] as number)
-      for (const has of termSets) {
-        let any = false
-        for (let t = start; t < end && !any; t++) any = has(pool[t] as number)
-        if (!any) continue next
-      }
-    }
+    for (let t = 0; t < tests.length; t++) if (!(tests[t] as SlotTest)(slot)) continue next
     matched.push(slot)
   }
   const listed = plan.stickyFirst

@@ -1,19 +1,15 @@
-import { sql } from 'kysely'
-import { BEFORE_ANY_DATE } from './date-range.js'
+import { expressionBuilder, sql } from 'kysely'
 import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
+import type { EventListTables, SqlContext } from './event-filters/event-filter.js'
 import type { EventListPlan, TermResolver } from './event-list-plan.js'
 import { planEventList } from './event-list-plan.js'
 import { readEvents } from './event-rows.js'
-import { modifiedConditions } from './modified-filter.js'
+import { validIds } from './id-list.js'
 import type { ListResult } from './page.js'
-import { containsPattern } from './search-words.js'
-import { type CalDb, emptyList, validIds } from './store-context.js'
+import { emptyList } from './paging.js'
+import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
-import { timestampParam } from './timestamp-param.js'
-
-/** Mean earth radius in km used by the great-circle filter. */
-export const EARTH_RADIUS_KM = 6371
 
 /** Term ids for filter refs: numbers are ids, strings slugs; unknown ones throw. */
 async function termFilterIds(
@@ -66,25 +62,6 @@ async function withDescendants(db: CalDb, ids: number[]): Promise<number[]> {
   return result.rows.map((r) => r.id)
 }
 
-/**
- * No event ending at or after `endsFrom` can start before `endsFrom` minus the longest stored
- * duration. The list orders by start, so this redundant bound lets page 1 of an "upcoming"
- * window walk the start index from the window instead of from the oldest event (one probe of
- * the duration index). Null on an empty table, and null when the bound falls before every
- * storable date: an event may span 1000…9999, and `endsFrom` minus 9,000 years is a year
- * no SQL timestamp takes (and would filter nothing anyway).
- */
-async function earliestPossibleStart(db: CalDb, endsFrom: Date): Promise<Date | null> {
-  const row = await db
-    .selectFrom('cal_event')
-    .select(sql<number | null>`extract(epoch from max(end_utc - start_utc))::float8`.as('s'))
-    .executeTakeFirst()
-  const seconds = row?.s
-  if (seconds == null) return null
-  const bound = endsFrom.getTime() - seconds * 1000
-  return bound > BEFORE_ANY_DATE.getTime() ? new Date(bound) : null
-}
-
 /** Term filters resolved by queries. */
 export function sqlTermResolver(db: CalDb): TermResolver {
   return {
@@ -93,68 +70,12 @@ export function sqlTermResolver(db: CalDb): TermResolver {
   }
 }
 
-/** The page of ids and the total of `plan`, by SQL. */
+/** The page of ids and the total of `plan`, by SQL: each filter's condition, ANDed. */
 export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPage> {
-  let q = db.selectFrom('cal_event as e').where('e.status', 'in', plan.statuses)
-  for (const condition of modifiedConditions(plan.modified, 'e.modified')) q = q.where(condition)
-  if (plan.include) q = q.where('e.id', 'in', plan.include)
-  for (const { column, op, at } of plan.dates) {
-    q = q.where(column === 'start' ? 'e.start_utc' : 'e.end_utc', op, timestampParam(at))
-  }
-  if (plan.excludeHidden) q = q.where('e.hide_from_listings', '=', false)
-  if (plan.endsFrom) {
-    const startsFrom = await earliestPossibleStart(db, plan.endsFrom)
-    if (startsFrom) q = q.where('e.start_utc', '>=', timestampParam(startsFrom))
-  }
-  for (const word of plan.words) {
-    q = q.where('e.search_text', 'like', sql<string>`lower(${containsPattern(word)})`)
-  }
-  if (plan.publicOnly) q = q.where('e.password_hash', 'is', null)
-  for (const ids of plan.termSets) {
-    // Overlap with the mirrored ids: one GIN index probe (see migration 0006). One array
-    // parameter: a category's descendants are as many as writes made, past any parameter count.
-    q = q.where(sql<boolean>`e.term_ids && ${ids}::integer[]`)
-  }
-  if (plan.venues) q = q.where('e.venue_id', 'in', plan.venues)
-  const organizers = plan.organizers
-  if (organizers) {
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('cal_event_organizer as eo')
-          .select('eo.event_id')
-          .whereRef('eo.event_id', '=', 'e.id')
-          .where('eo.organizer_id', 'in', organizers),
-      ),
-    )
-  }
-  if (plan.featured !== undefined) q = q.where('e.featured', '=', plan.featured)
-  if (plan.ticketed !== undefined) q = q.where('e.ticketed', '=', plan.ticketed)
-  if (plan.postParent !== undefined) q = q.where('e.post_parent', '=', plan.postParent)
-  if (plan.geo) {
-    const near = plan.geo.near
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('cal_venue as v')
-          .select('v.id')
-          .whereRef('v.id', '=', 'e.venue_id')
-          .where('v.geo_lat', 'is not', null)
-          .where('v.geo_lng', 'is not', null)
-          .$if(near !== undefined, (sub) => {
-            const { lat, lng, radius_km } = near as NonNullable<typeof near>
-            // Haversine distance; least() guards asin against rounding just above 1.
-            return sub.where(
-              sql<number>`${EARTH_RADIUS_KM}::float8 * 2 * asin(least(1, sqrt(
-                power(sin(radians(v.geo_lat - ${lat}::float8) / 2), 2)
-                + cos(radians(${lat}::float8)) * cos(radians(v.geo_lat))
-                * power(sin(radians(v.geo_lng - ${lng}::float8) / 2), 2))))`,
-              '<=',
-              sql<number>`${radius_km}::float8`,
-            )
-          }),
-      ),
-    )
+  const context: SqlContext = { eb: expressionBuilder<EventListTables, 'e'>(), db }
+  let q = db.selectFrom('cal_event as e')
+  for (const condition of await Promise.all(plan.filters.map((f) => f.where(context)))) {
+    q = q.where(condition)
   }
   // Count and page run side by side (PostgreSQL may give each parallel workers); the page
   // sorts narrow rows (id, start, sticky) and the full rows are read for its ids alone.
@@ -183,20 +104,21 @@ export interface EventIdSnapshot {
 
 /** Answers lists from memory when it can. */
 export interface EventIdIndex {
-  /** A snapshot at least as new as the data revision now, or `undefined`: use SQL. */
-  current(): Promise<EventIdSnapshot | undefined>
+  /** A snapshot at least as new as `revision` (a reader's), or `undefined`: use SQL. */
+  at(revision: number): Promise<EventIdSnapshot | undefined>
 }
 
 /**
  * One page of events matching `filter`, plus the total; see {@link EventListFilter}. With an
- * `index` (a list model), the ids come from memory whenever it serves the plan.
+ * `index` (a list model) and the reader's `revision`, the ids come from memory whenever it
+ * serves the plan.
  */
 export async function listEvents(
   db: CalDb,
   filter: EventListFilter,
-  index?: EventIdIndex,
+  index?: { model: EventIdIndex; revision: number },
 ): Promise<ListResult<CalEvent>> {
-  const snapshot = await index?.current()
+  const snapshot = await index?.model.at(index.revision)
   const plan = await planEventList(filter, snapshot?.terms ?? sqlTermResolver(db))
   if (!plan) return emptyList()
   const found = (await snapshot?.list(plan)) ?? (await listEventIds(db, plan))

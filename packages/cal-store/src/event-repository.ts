@@ -1,27 +1,21 @@
+import { noteChanges } from './change-notes.js'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
 import type { CalEvent } from './event.js'
 import { createEventsInBulk } from './event-bulk.js'
-import { listEvents } from './event-list.js'
-import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { readEvents, selectEvents, toEvent } from './event-rows.js'
 import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
-import { createListCache, type ListCacheOptions } from './list-cache.js'
+import { validIds } from './id-list.js'
 import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
-import { type StoreContext, transact, validIds } from './store-context.js'
+import type { StoreContext } from './store-context.js'
+import { transact } from './transact.js'
 
 /**
- * The event repository over `ctx`: lists cached unless `listCache` is false, and answered
- * from an in-memory list model unless `listModel` is false.
+ * The event repository over `ctx`, but for `list`: lists go through a reader
+ * (`createCalStore`), so they read at one revision.
  */
-export function createEventRepository(
-  ctx: StoreContext,
-  listCache: ListCacheOptions | false,
-  listModel: ListModelOptions | false,
-): EventRepository {
+export function createEventRepository(ctx: StoreContext): Omit<EventRepository, 'list'> {
   const { db } = ctx
-  const cache = listCache === false ? undefined : createListCache<CalEvent>(ctx.revision, listCache)
-  const model = listModel === false ? undefined : createEventListModel(db, ctx.revision, listModel)
 
   const getMany = (ids: readonly number[]): Promise<CalEvent[]> => readEvents(db, ids)
 
@@ -34,29 +28,31 @@ export function createEventRepository(
   return {
     async create(input) {
       const hash = (await passwordHashOf(input.password)) ?? null
-      const id = await transact(db, (trx) => insertEvent(trx, ctx.now(), input, hash))
+      const id = await transact(ctx, (trx) => insertEvent(trx, ctx.now(), input, hash))
       return mustGet(id)
     },
-    createMany: (inputs) => createEventsInBulk(db, ctx.now(), inputs),
+    createMany: (inputs) => createEventsInBulk(ctx, ctx.now(), inputs),
     async update(id, patch, options) {
       if (validIds([id]).length === 0) throw new CalNotFoundError('event', id)
       const hash = await passwordHashOf(patch.password)
-      await transact(db, (trx) => patchEvent(trx, ctx.now(), id, patch, hash, options?.ifSequence))
+      await transact(ctx, (trx) => patchEvent(trx, ctx.now(), id, patch, hash, options?.ifSequence))
       return mustGet(id)
     },
     async trash(id) {
       // One statement, but its count trigger locks the event's terms after the event row,
       // the reverse of a term delete's cascade: retried when chosen as the deadlock victim.
       const row = validIds([id]).length
-        ? await transact(db, (trx) =>
-            trx
+        ? await transact(ctx, async (trx) => {
+            const trashed = await trx
               .updateTable('cal_event')
               .set({ status: 'trash', modified: ctx.now() })
               .where('id', '=', id)
               .where('status', '<>', 'trash')
               .returning('id')
-              .executeTakeFirst(),
-          )
+              .executeTakeFirst()
+            if (trashed) noteChanges(trx, 'event', 'deleted', [id])
+            return trashed
+          })
         : undefined
       if (row) return mustGet(id)
       if ((await getMany([id])).length > 0) throw new CalInTrashError('event', id)
@@ -71,10 +67,6 @@ export function createEventRepository(
       return row && toEvent(row)
     },
     getMany,
-    list: (filter = {}) =>
-      cache
-        ? cache.get(JSON.stringify(filter), () => listEvents(db, filter, model))
-        : listEvents(db, filter, model),
     async verifyPassword(id, password) {
       if (validIds([id]).length === 0) return false
       const row = await db

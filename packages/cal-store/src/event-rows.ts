@@ -1,7 +1,8 @@
 import { type Selectable, sql } from 'kysely'
 import { type CalEvent, type Cost, EVENT_FLAGS } from './event.js'
+import { idIn, inIdOrder, validIds } from './id-list.js'
 import type { EventTable } from './schema.js'
-import { type CalDb, idIn, inIdOrder, validIds } from './store-context.js'
+import type { CalDb } from './store-context.js'
 
 /** An event row as read (every column but the derived `search_text` and `term_ids`). */
 export type EventRow = Omit<Selectable<EventTable>, 'search_text' | 'term_ids'>
@@ -32,7 +33,7 @@ export const EVENT_COLUMNS = [
 ] as const satisfies readonly (keyof EventRow)[]
 
 /** Parses the stored cost JSON back into what was written. */
-export function parseCost(text: string | null): Cost | null {
+function parseCost(text: string | null): Cost | null {
   if (text === null) return null
   try {
     const value: unknown = JSON.parse(text)

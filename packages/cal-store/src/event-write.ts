@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely'
 import { allDayBounds } from './all-day.js'
+import { noteChanges } from './change-notes.js'
 import { assertDateInRange } from './date-range.js'
 import {
   CalNotFoundError,
@@ -16,13 +17,16 @@ import {
 } from './event.js'
 import { checkEventLinks } from './event-links.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
+import { idIn, validIds } from './id-list.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
 import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
-import { allocateSlug, type CalDb, idIn, textOrNull, validIds } from './store-context.js'
+import { allocateSlug } from './slug-allocation.js'
+import type { CalDb } from './store-context.js'
 import { lockEventTerms, resolveTermRefs } from './term-repository.js'
+import { textOrNull } from './text-or-null.js'
 import { assertTimeZone } from './time-zone.js'
 import { timestampParam } from './timestamp-param.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
@@ -253,6 +257,7 @@ export async function insertEvent(
     },
   )
   await writeRelations(trx, id, { organizers, categories, tags }, false)
+  noteChanges(trx, 'event', 'created', [id])
   return id
 }
 
@@ -360,4 +365,9 @@ export async function patchEvent(
     },
   )
   await writeRelations(trx, id, relations, true)
+  // A PATCH to the trash is a trash, as the API's DELETE is (any other write is an update,
+  // which the event change log reports by itself).
+  if (changes.status === 'trash' && current.status !== 'trash') {
+    noteChanges(trx, 'event', 'deleted', [id])
+  }
 }

@@ -10,7 +10,7 @@
  */
 
 export { allDayBounds } from './all-day.js'
-export type { CalStore } from './cal-store.js'
+export type { CalReader, CalStore } from './cal-store.js'
 export { type CalStoreOptions, createCalStore } from './create-cal-store.js'
 export {
   assertDateInRange,
@@ -46,7 +46,6 @@ export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
-export type { ListCacheOptions } from './list-cache.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
   Organizer,
@@ -55,6 +54,13 @@ export type {
   OrganizerPatch,
 } from './organizer.js'
 export type { ListResult, Page } from './page.js'
+export {
+  CAL_CHANGE_TYPES,
+  type CalChange,
+  type CalChangeAction,
+  type CalChangeHook,
+  type CalChangeRecords,
+} from './record-change.js'
 export type {
   EventRepository,
   OrganizerRepository,

@@ -1,3 +1,4 @@
+import { lockAllUntilCommit, lockUntilCommit } from '@kcore/db'
 import type {
   ExpressionBuilder,
   Insertable,
@@ -6,32 +7,23 @@ import type {
   Updateable,
 } from 'kysely'
 import { sql } from 'kysely'
+import { noteChanges } from './change-notes.js'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
+import { idIn, inIdOrder, requestIds, validIds } from './id-list.js'
 import { checkAuthor, rejectNul, requireName } from './input-guard.js'
 import { modifiedConditions } from './modified-filter.js'
 import type { NamedRecordInput, NamedRecordListFilter, PatchOf } from './named-record.js'
 import type { ListResult } from './page.js'
+import { emptyList, pageOf } from './paging.js'
 import type { CalSchema, EventTable, OrganizerTable, VenueTable } from './schema.js'
 import { containsPattern, searchWords } from './search-words.js'
 import { slugify } from './slug.js'
-import {
-  allocateSlug,
-  allocateSlugs,
-  type CalDb,
-  emptyList,
-  idIn,
-  inIdOrder,
-  lockAllUntilCommit,
-  lockUntilCommit,
-  pageOf,
-  requestIds,
-  type StoreContext,
-  slugLockKey,
-  textOrNull,
-  transact,
-  validIds,
-} from './store-context.js'
+import { allocateSlug, allocateSlugs } from './slug-allocation.js'
+import type { CalDb, StoreContext } from './store-context.js'
+import { textOrNull } from './text-or-null.js'
+import { transact } from './transact.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
+import { slugLockKey } from './write-locks.js'
 
 /** Tables of records with a name, a slug, a status and an author: venues and organizers. */
 export type NamedTable = 'cal_venue' | 'cal_organizer'
@@ -93,19 +85,23 @@ export interface NamedRecordSpec<
   unlink(trx: CalDb, id: number): Promise<void>
 }
 
-/** Locks (`FOR UPDATE`, id order) the events linking record `id`, before the record itself. */
+/**
+ * Locks (`FOR UPDATE`, id order) the events linking record `id`, before the record itself;
+ * returns their ids.
+ */
 async function lockLinkedEvents<
   T extends NamedTable,
   I extends NamedRecordInput,
   P extends PatchOf<I>,
->(trx: CalDb, spec: NamedRecordSpec<T, I, P>, id: number): Promise<void> {
-  await trx
+>(trx: CalDb, spec: NamedRecordSpec<T, I, P>, id: number): Promise<number[]> {
+  const rows = await trx
     .selectFrom('cal_event')
     .select('id')
     .where('id', 'in', spec.linkedEvents(trx, id))
     .orderBy('id')
     .forUpdate()
     .execute()
+  return rows.map((r) => r.id)
 }
 
 /**
@@ -126,7 +122,7 @@ async function trashAndUnlink<
   id: number,
   changes: NamedChanges,
 ): Promise<AnyRow | undefined> {
-  await lockLinkedEvents(trx, spec, id)
+  const linked = await lockLinkedEvents(trx, spec, id)
   const row = await trx
     .updateTable(spec.table as NamedTable)
     .set({ ...changes, status: 'trash' })
@@ -134,7 +130,12 @@ async function trashAndUnlink<
     .where('status', '<>', 'trash')
     .returningAll()
     .executeTakeFirst()
-  if (row) await spec.unlink(trx, id)
+  if (row) {
+    await spec.unlink(trx, id)
+    noteChanges(trx, spec.kind, 'deleted', [id])
+    // They render without it now (an organizer's unlink leaves their rows as they were).
+    noteChanges(trx, 'event', 'updated', linked)
+  }
   return row
 }
 
@@ -201,6 +202,7 @@ async function insertRow<T extends NamedTable, I extends NamedRecordInput, P ext
         .executeTakeFirstOrThrow()
     },
   )
+  noteChanges(trx, spec.kind, 'created', [row.id])
   // `returningAll` on either table: Kysely types only the columns the two tables share.
   return row as AnyRow
 }
@@ -279,6 +281,12 @@ export async function findOrInsertNamedMany<
       .returning(['id', sql<string>`lower(name)`.as('key')])
       .execute()
     for (const row of inserted) if (!byKey.has(row.key)) byKey.set(row.key, row.id)
+    noteChanges(
+      trx,
+      spec.kind,
+      'created',
+      inserted.map((r) => r.id),
+    )
   }
   const ids: number[] = []
   for (const [i, input] of inputs.entries()) {
@@ -349,7 +357,7 @@ export function createNamedRecordRepository<
     if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
     const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
     const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
-    return transact(db, async (trx) => {
+    return transact(ctx, async (trx) => {
       // Slug lock before row lock, the order event writes take them in (they lock a new
       // record's slug, then share-lock the rows they reference): the other order deadlocks.
       if (base !== undefined) await lockUntilCommit(trx, slugLockKey(table, base))
@@ -392,6 +400,7 @@ export function createNamedRecordRepository<
             .executeTakeFirstOrThrow()
         },
       )
+      noteChanges(trx, kind, 'updated', [id])
       return asRecord(row)
     })
   }
@@ -448,11 +457,11 @@ export function createNamedRecordRepository<
   }
 
   return {
-    create: (input: I) => transact(db, (trx) => insertNamed(trx, ctx.now(), spec, input)),
+    create: (input: I) => transact(ctx, (trx) => insertNamed(trx, ctx.now(), spec, input)),
     update,
     async trash(id: number): Promise<Row<T>> {
       if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
-      const row = await transact(db, (trx) =>
+      const row = await transact(ctx, (trx) =>
         trashAndUnlink(trx, spec, id, { modified: ctx.now() }),
       )
       if (row) return asRecord(row)

@@ -109,3 +109,6 @@ export type CalSchema = {
   cal_event_organizer: EventOrganizerTable
   cal_event_term: EventTermTable
 }
+
+/** The tables with a unique `slug` column (`slug-allocation.ts`). */
+export type SluggedTable = 'cal_event' | 'cal_venue' | 'cal_organizer' | 'cal_term'

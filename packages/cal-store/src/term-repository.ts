@@ -1,36 +1,25 @@
+import { lockAllUntilCommit, lockUntilCommit } from '@kcore/db'
 import { sql } from 'kysely'
+import { noteChanges } from './change-notes.js'
 import {
   CalNotFoundError,
   CalTermExistsError,
   CalUnknownReferenceError,
   CalValidationError,
 } from './errors.js'
+import { checkListLength, idIn, inIdOrder, requestIds, validIds } from './id-list.js'
 import { rejectNul, requireName } from './input-guard.js'
 import type { ListResult } from './page.js'
+import { emptyList, pageOf } from './paging.js'
 import type { TermRepository } from './repositories.js'
 import { slugify } from './slug.js'
-import {
-  allocateSlug,
-  allocateSlugs,
-  type CalDb,
-  checkListLength,
-  emptyList,
-  idIn,
-  inIdOrder,
-  lockAllUntilCommit,
-  lockUntilCommit,
-  pageOf,
-  requestIds,
-  type StoreContext,
-  slugLockKey,
-  textOrNull,
-  transact,
-  treeLockKey,
-  validIds,
-  WriteConflict,
-} from './store-context.js'
+import { allocateSlug, allocateSlugs } from './slug-allocation.js'
+import type { CalDb, StoreContext } from './store-context.js'
 import type { Taxonomy, Term, TermInput, TermListFilter, TermPatch } from './term.js'
+import { textOrNull } from './text-or-null.js'
+import { transact, WriteConflict } from './transact.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
+import { slugLockKey, treeLockKey } from './write-locks.js'
 
 /** The terms of one taxonomy (with their stored counts), for use as a derived table `t`. */
 function termsWithCount(db: CalDb, taxonomy: Taxonomy) {
@@ -125,12 +114,11 @@ function termSlugBase(taxonomy: Taxonomy, slugOrName: string): string {
   return slugify(slugOrName, taxonomy === 'cal_event_tag' ? 'tag' : 'category')
 }
 
+/** The record kind of a term of `taxonomy`, as errors and changes name it. */
+const termKind = (taxonomy: Taxonomy) => (taxonomy === 'cal_event_tag' ? 'tag' : 'category')
+
 /** Creates a term inside the open transaction `trx`. */
-export async function insertTerm(
-  trx: CalDb,
-  taxonomy: Taxonomy,
-  input: TermInput,
-): Promise<number> {
+async function insertTerm(trx: CalDb, taxonomy: Taxonomy, input: TermInput): Promise<number> {
   rejectNul(input)
   const name = requireName('name', input.name, 'a term')
   // A child of a term being deleted would be left under a gone parent: queue on the tree.
@@ -140,7 +128,7 @@ export async function insertTerm(
   if (existing !== undefined) throw new CalTermExistsError(name, existing)
   const base = termSlugBase(taxonomy, input.slug || name)
   try {
-    return await retryOnUniqueViolation(
+    const id = await retryOnUniqueViolation(
       trx,
       (c) => c.includes('slug'),
       async () => {
@@ -159,6 +147,8 @@ export async function insertTerm(
         return row.id
       },
     )
+    noteChanges(trx, termKind(taxonomy), 'created', [id])
+    return id
   } catch (error) {
     const raced = await siblingNamed(trx, taxonomy, parent, name)
     if (raced !== undefined) throw new CalTermExistsError(name, raced)
@@ -208,6 +198,12 @@ async function insertRootTerms(
     select ${taxonomy}, n.name, n.slug from unnest(${names}::text[], ${slugs}::text[]) as n(name, slug)
     on conflict do nothing
     returning lower(name) as key, id`.execute(trx)
+  noteChanges(
+    trx,
+    termKind(taxonomy),
+    'created',
+    rows.map((r) => r.id),
+  )
   return new Map(rows.map((r) => [r.key, r.id]))
 }
 
@@ -321,7 +317,7 @@ export async function lockEventTerms(
 /** The repository of one taxonomy over `ctx`. */
 export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): TermRepository {
   const { db } = ctx
-  const kind = taxonomy === 'cal_event_tag' ? 'tag' : 'category'
+  const kind = termKind(taxonomy)
 
   async function getMany(ids: readonly number[]): Promise<Term[]> {
     const wanted = validIds(ids)
@@ -343,7 +339,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
     if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
     const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
     const base = wantsSlug ? slugify(patch.slug as string, kind) : undefined
-    await transact(db, async (trx) => {
+    await transact(ctx, async (trx) => {
       // Tree lock, then slug lock, then the row: the order creates, deletes and event writes
       // (slug locks of new names, then term rows) take them in.
       if (patch.parent !== undefined) await lockUntilCommit(trx, treeLockKey(taxonomy))
@@ -390,6 +386,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
         if (raced !== undefined) throw new CalTermExistsError(name, raced)
         throw error
       }
+      noteChanges(trx, kind, 'updated', [id])
     })
     const term = await get(id)
     if (!term) throw new CalNotFoundError(kind, id)
@@ -460,7 +457,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
   return {
     taxonomy,
     async create(input) {
-      const id = await transact(db, (trx) => insertTerm(trx, taxonomy, input))
+      const id = await transact(ctx, (trx) => insertTerm(trx, taxonomy, input))
       const term = await get(id)
       if (!term) throw new CalNotFoundError(kind, id)
       return term
@@ -468,7 +465,7 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
     update,
     async delete(id) {
       if (validIds([id]).length === 0) throw new CalNotFoundError(kind, id)
-      return transact(db, async (trx) => {
+      return transact(ctx, async (trx) => {
         // Its children change parent: no move or create may run beside it (tree lock), and the
         // term and its children are locked in id order, the order event writes lock terms in.
         await lockUntilCommit(trx, treeLockKey(taxonomy))
@@ -485,10 +482,11 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
           .where('t.id', '=', id)
           .executeTakeFirst()
         if (!row) throw new CalNotFoundError(kind, id)
-        await trx
+        const children = await trx
           .updateTable('cal_term')
           .set({ parent_id: row.parent_id })
           .where('parent_id', '=', id)
+          .returning('id')
           .execute()
         // The statement that deletes the row decides who deleted it.
         const gone = await trx
@@ -497,6 +495,13 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
           .returning('id')
           .executeTakeFirst()
         if (!gone) throw new CalNotFoundError(kind, id)
+        noteChanges(trx, kind, 'deleted', [id])
+        noteChanges(
+          trx,
+          kind,
+          'updated',
+          children.map((c) => c.id),
+        )
         return toTerm(row)
       })
     },

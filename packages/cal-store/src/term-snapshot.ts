@@ -1,6 +1,7 @@
 import { CalUnknownReferenceError } from './errors.js'
 import type { TermResolver } from './event-list-plan.js'
-import { type CalDb, validIds } from './store-context.js'
+import { validIds } from './id-list.js'
+import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
 
 interface TermRow {

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 
 /** The unique-index name of a PostgreSQL unique violation (SQLSTATE 23505), else `undefined`. */
-export function uniqueViolation(error: unknown): string | undefined {
+function uniqueViolation(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined
   const e = error as { code?: unknown; constraint_name?: unknown; constraint?: unknown }
   if (e.code !== '23505') return undefined

@@ -2,12 +2,11 @@ import { CalValidationError } from './errors.js'
 import {
   createNamedRecordRepository,
   findOrInsertNamed,
-  insertNamed,
   type NamedRecordSpec,
 } from './named-record-repository.js'
 import type { VenueRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'
-import type { Venue, VenueInput, VenueListFilter, VenuePatch } from './venue.js'
+import type { VenueInput, VenueListFilter, VenuePatch } from './venue.js'
 
 function checkCoordinates(lat: number | null | undefined, lng: number | null | undefined): void {
   if (lat !== undefined && lat !== null && !(Number.isFinite(lat) && Math.abs(lat) <= 90)) {
@@ -59,11 +58,6 @@ const VENUES: NamedRecordSpec<'cal_venue', VenueInput, VenuePatch> = {
   async unlink(trx, id) {
     await trx.updateTable('cal_event').set({ venue_id: null }).where('venue_id', '=', id).execute()
   },
-}
-
-/** Creates a venue inside the open transaction `trx`. */
-export function insertVenue(trx: CalDb, now: Date, input: VenueInput): Promise<Venue> {
-  return insertNamed(trx, now, VENUES, input)
 }
 
 /**

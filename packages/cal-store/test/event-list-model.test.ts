@@ -4,8 +4,10 @@ import fc from 'fast-check'
 import { sql } from 'kysely'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listEvents } from '../src/event-list.js'
+import { EVENT_FILTERS } from '../src/event-filters/filter-list.js'
+import { type EventIdIndex, listEvents, sqlTermResolver } from '../src/event-list.js'
 import { createEventListModel } from '../src/event-list-model.js'
+import { planEventList } from '../src/event-list-plan.js'
 import {
   type CalStore,
   createCalStore,
@@ -16,8 +18,9 @@ import {
 } from '../src/index.js'
 import { queryRevision } from '../src/revision.js'
 import type { CalSchema } from '../src/schema.js'
-import { type CalDb, isTransientConflict } from '../src/store-context.js'
+import type { CalDb } from '../src/store-context.js'
 import { prng } from '../src/testing.js'
+import { isTransientConflict } from '../src/transact.js'
 
 // The list model must answer exactly what SQL answers, for any data and any filter. The
 // generators aim at the edges: instants on, one millisecond around and one microsecond past
@@ -60,8 +63,20 @@ const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }).map((w) => w.
 interface Terms {
   categories: { id: number; slug: string }[]
   tags: { id: number; slug: string }[]
+  /** Some with coordinates, one without. */
   venues: number[]
+  organizers: number[]
 }
+
+/** Parents are set by id after the events are made (ids start at 1 after each truncate). */
+const PARENTS = [1, 2, 3]
+/** The venues' coordinates: two near each other, one far, one with none. */
+const VENUE_AT = [
+  { name: 'Hall', geo_lat: 52.37, geo_lng: 4.89 },
+  { name: 'Park', geo_lat: 52.38, geo_lng: 4.9 },
+  { name: 'Pier', geo_lat: -33.86, geo_lng: 151.21 },
+  { name: 'Barn', geo_lat: null, geo_lng: null },
+]
 
 function eventInput(terms: Terms) {
   return fc
@@ -88,9 +103,11 @@ function eventInput(terms: Terms) {
         { maxLength: 2 },
       ),
       venue: fc.option(fc.constantFrom(...terms.venues), { freq: 2 }),
+      organizers: fc.subarray(terms.organizers, { maxLength: 2 }),
+      parent: fc.option(fc.constantFrom(...PARENTS), { freq: 2 }),
       micros: fc.constantFrom(0, 0, 1, 999),
     })
-    .map((e): { input: EventInput; micros: number } => ({
+    .map((e): { input: EventInput; micros: number; parent: number | null } => ({
       input: {
         title: e.title || 'untitled',
         description: e.description,
@@ -106,8 +123,10 @@ function eventInput(terms: Terms) {
         categories: e.categories,
         tags: e.tags,
         venue: e.venue,
+        organizers: e.organizers,
       },
       micros: e.micros,
+      parent: e.parent,
     }))
 }
 
@@ -136,35 +155,69 @@ function termRefs(list: { id: number; slug: string }[], foreign: { id: number }[
 const sometimes = <T>(arb: fc.Arbitrary<T>) =>
   fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: arb, weight: 1 })
 
+/**
+ * A list request: now and then each part (several filters at once), or one part alone over
+ * every status and hidden event, so a filter rarely in force in a mix (a valid
+ * `post_parent`, say) still decides many lists.
+ */
 function listFilter(terms: Terms) {
   const at = instant.map((t) => new Date(t))
-  return fc
-    .record({
-      window: sometimes(fc.record({ start: sometimes(at), end: sometimes(at) })),
-      starts_before: sometimes(at),
-      starts_after: sometimes(at),
-      ends_before: sometimes(at),
-      ends_after: sometimes(at),
-      search: sometimes(
-        fc.constantFrom('jazz', 'JAZZ ärger', 'İSTANBUL', 'Straße', '%', '_', 'x\\y', '  '),
-      ),
-      privileged: sometimes(fc.boolean()),
-      categories: sometimes(termRefs(terms.categories, terms.tags)),
-      tags: sometimes(termRefs(terms.tags, terms.categories)),
-      venue: sometimes(fc.array(fc.constantFrom(...terms.venues, 0, 999_999), { maxLength: 2 })),
-      featured: sometimes(fc.boolean()),
-      ticketed: sometimes(fc.boolean()),
-      include: sometimes(fc.array(fc.integer({ min: -1, max: 40 }), { maxLength: 6 })),
-      include_hidden: sometimes(fc.boolean()),
-      status: sometimes(fc.subarray([...POST_STATUSES], { minLength: 1 })),
-      sticky_first: sometimes(fc.boolean()),
-      limit: fc.integer({ min: 1, max: 12 }),
-      offset: fc.constantFrom(0, 0, 1, 3, 20),
-    })
-    .map(
-      (f) =>
-        Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as EventListFilter,
-    )
+  // Modification times are the run's own: a bound a moment around now splits them.
+  const aroundNow = fc
+    .constantFrom(-86_400_000, -1, 0, 86_400_000)
+    .map((d) => new Date(Date.now() + d))
+  const parts: Record<string, fc.Arbitrary<unknown>> = {
+    window: fc.record({ start: sometimes(at), end: sometimes(at) }),
+    starts_before: at,
+    starts_after: at,
+    ends_before: at,
+    ends_after: at,
+    search: fc.constantFrom('jazz', 'JAZZ ärger', 'İSTANBUL', 'Straße', '%', '_', 'x\\y', '  '),
+    privileged: fc.boolean(),
+    categories: termRefs(terms.categories, terms.tags),
+    tags: termRefs(terms.tags, terms.categories),
+    venue: fc.array(fc.constantFrom(...terms.venues, 0, 999_999), { maxLength: 2 }),
+    organizer: fc.array(fc.constantFrom(...terms.organizers, 0, 999_999), { maxLength: 2 }),
+    featured: fc.boolean(),
+    ticketed: fc.boolean(),
+    post_parent: fc.constantFrom(...PARENTS, 0, -1, 999_999),
+    geoloc: fc.boolean(),
+    near: fc.record({
+      lat: fc.constantFrom(52.37, -33.86, 90),
+      lng: fc.constantFrom(4.89, 151.21, -180),
+      radius_km: fc.constantFrom(0, 1.5, 20_000),
+    }),
+    modified_after: aroundNow,
+    modified_before: aroundNow,
+    include: fc.array(fc.integer({ min: -1, max: 40 }), { maxLength: 6 }),
+    include_hidden: fc.boolean(),
+    status: fc.subarray([...POST_STATUSES], { minLength: 1 }),
+    sticky_first: fc.boolean(),
+  }
+  type Part = keyof typeof parts
+  const mixed = fc.record(
+    Object.fromEntries(Object.entries(parts).map(([k, arb]) => [k, sometimes(arb)])) as {
+      [K in Part]: fc.Arbitrary<unknown>
+    },
+  )
+  const alone = fc.constantFrom(...(Object.keys(parts) as Part[])).chain((part) =>
+    (parts[part] as fc.Arbitrary<unknown>).map((value) => ({
+      status: [...POST_STATUSES],
+      include_hidden: true,
+      [part]: value,
+    })),
+  )
+  const page = fc.record({
+    limit: fc.integer({ min: 1, max: 12 }),
+    offset: fc.constantFrom(0, 0, 1, 3, 20),
+  })
+  return fc.tuple(fc.oneof(mixed, alone), page).map(
+    ([f, p]) =>
+      ({
+        ...Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)),
+        ...p,
+      }) as EventListFilter,
+  )
 }
 
 /**
@@ -187,6 +240,11 @@ const rawWrite = (terms: Terms) =>
     }),
     fc.record({ kind: fc.constant('untag' as const), id: fc.nat(40) }),
     fc.record({ kind: fc.constant('retitle' as const), id: fc.nat(40), title: text }),
+    fc.record({
+      kind: fc.constant('reparent' as const),
+      id: fc.nat(40),
+      parent: fc.constantFrom(...PARENTS),
+    }),
   )
 type RawWrite = ReturnType<typeof rawWrite> extends fc.Arbitrary<infer T> ? T : never
 
@@ -212,6 +270,13 @@ async function applyRaw(db: CalDb, store: CalStore, write: RawWrite): Promise<vo
       .set({ title: write.title })
       .where('id', '=', write.id)
       .execute()
+  } else if (write.kind === 'reparent') {
+    await db
+      .updateTable('cal_event')
+      .set({ post_parent: write.parent })
+      .where('id', '=', write.id)
+      .where('id', '!=', write.parent)
+      .execute()
   } else {
     await db.deleteFrom('cal_event_term').where('event_id', '=', write.id).execute()
   }
@@ -228,15 +293,20 @@ async function outcome(run: () => Promise<{ items: { id: number }[]; total: numb
   }
 }
 
+/** The model at the revision stored now, as a reader hands it to `listEvents`. */
+async function atRevision(db: CalDb, model: EventIdIndex) {
+  return { model, revision: await queryRevision(db) }
+}
+
 describe.each(testDatabases())('event list model on $name', ({ name, open }) => {
   let database: Database
   let store: CalStore
   let db: CalDb
-  const terms: Terms = { categories: [], tags: [], venues: [] }
+  const terms: Terms = { categories: [], tags: [], venues: [], organizers: [] }
 
   beforeAll(async () => {
     database = await open()
-    store = createCalStore(database, { listCache: false, listModel: false })
+    store = createCalStore(database, { listModel: false })
     await store.migrate()
     db = database.db.withTables<CalSchema>()
     const root = await store.categories.create({ name: 'Music' })
@@ -248,7 +318,10 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
       await store.tags.create({ name: 'Free' }),
       await store.tags.create({ name: 'Jazz' }),
     ]
-    for (const n of ['Hall', 'Park']) terms.venues.push((await store.venues.create({ name: n })).id)
+    for (const v of VENUE_AT) terms.venues.push((await store.venues.create(v)).id)
+    for (const n of ['Ana', 'Ben']) {
+      terms.organizers.push((await store.organizers.create({ name: n })).id)
+    }
   })
   afterAll(async () => {
     await database?.close()
@@ -263,16 +336,27 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
       end: new Date(Date.UTC(2026, 0, 2)),
     })
     await store.events.createMany([event('a'), event('b'), event('c'), event('d')])
-    expect(await model.current()).toBeUndefined()
-    expect(await listEvents(db, {}, model)).toEqual(await listEvents(db, {}))
+    expect(await model.at(await queryRevision(db))).toBeUndefined()
+    expect(await listEvents(db, {}, await atRevision(db, model))).toEqual(await listEvents(db, {}))
     await db.deleteFrom('cal_event').where('title', 'in', ['a', 'b']).execute()
-    const snapshot = await model.current()
+    const snapshot = await model.at(await queryRevision(db))
     expect(snapshot).toBeDefined()
-    expect((await listEvents(db, {}, model)).total).toBe(2)
+    expect((await listEvents(db, {}, await atRevision(db, model))).total).toBe(2)
     // A catch-up that would take it past the limit lets it go again.
     await store.events.createMany([event('e'), event('f')])
-    expect(await model.current()).toBeUndefined()
-    expect((await listEvents(db, {}, model)).total).toBe(4)
+    expect(await model.at(await queryRevision(db))).toBeUndefined()
+    expect((await listEvents(db, {}, await atRevision(db, model))).total).toBe(4)
+  })
+
+  it('generates requests that put every registered filter in force', async () => {
+    // The property below proves model == SQL only for filters its requests use: a filter
+    // added to EVENT_FILTERS without a generator for it fails here.
+    const used = new Set<string>()
+    for (const filter of fc.sample(listFilter(terms), { numRuns: 300, seed: 27 })) {
+      const plan = await planEventList(filter, sqlTermResolver(db)).catch(() => null)
+      for (const f of plan?.filters ?? []) used.add(f.name)
+    }
+    expect([...used].sort()).toEqual(EVENT_FILTERS.map((f) => f.name).sort())
   })
 
   it('answers every filter as SQL does, across writes, truncates and a pruned log', async () => {
@@ -291,6 +375,13 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
         await sql`truncate cal_event restart identity cascade`.execute(db)
         if (events.length) await store.events.createMany(events.map((e) => e.input))
         for (const [i, e] of events.entries()) {
+          if (e.parent !== null && e.parent !== i + 1) {
+            await db
+              .updateTable('cal_event')
+              .set({ post_parent: e.parent })
+              .where('id', '=', i + 1)
+              .execute()
+          }
           if (e.micros) {
             await sql`update cal_event set start_utc = start_utc + ${e.micros} * interval '1 microsecond',
                 end_utc = end_utc + ${e.micros} * interval '1 microsecond' where id = ${i + 1}`.execute(
@@ -301,7 +392,8 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
         if (prune) await db.deleteFrom('cal_revision_log').execute()
         for (const [filter, write] of steps) {
           const bySql = await outcome(() => listEvents(db, filter))
-          const byModel = await outcome(() => listEvents(db, filter, model))
+          const at = await atRevision(db, model)
+          const byModel = await outcome(() => listEvents(db, filter, at))
           expect(byModel, JSON.stringify(filter)).toEqual(bySql)
           if (write) await applyRaw(db, store, write)
         }
@@ -333,7 +425,7 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
     const readerDatabase = openPostgresDatabase(url.toString())
     const writerDatabase = openPostgresDatabase(url.toString())
     try {
-      const writer = createCalStore(writerDatabase, { listCache: false, listModel: false })
+      const writer = createCalStore(writerDatabase, { listModel: false })
       await writer.migrate()
       const db = readerDatabase.db.withTables<CalSchema>()
       const writerDb = writerDatabase.db.withTables<CalSchema>()
@@ -387,7 +479,11 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
         let duringWrites = 0
         while (writing || lists === 0) {
           if (writing) duringWrites++
-          await listEvents(db, filters[(r + lists) % filters.length] as EventListFilter, model)
+          await listEvents(
+            db,
+            filters[(r + lists) % filters.length] as EventListFilter,
+            await atRevision(db, model),
+          )
           lists++
           // Leave the writers room: four readers in a tight loop starve them on a busy machine.
           await new Promise((resolve) => setTimeout(resolve, 5))
@@ -403,7 +499,7 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
       const listedDuringWrites = await Promise.all(reads)
       expect(listedDuringWrites, `seed ${seed}`).not.toContain(0)
       for (const filter of filters) {
-        const byModel = await listEvents(db, filter, model)
+        const byModel = await listEvents(db, filter, await atRevision(db, model))
         const bySql = await listEvents(db, filter)
         expect(byModel, `seed ${seed}, filter ${JSON.stringify(filter)}`).toEqual(bySql)
       }

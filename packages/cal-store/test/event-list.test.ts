@@ -86,7 +86,7 @@ describe.each(testDatabases())('event lists on $name (2,000 events)', ({ open })
   beforeAll(async () => {
     database = await open()
     store = createCalStore(database)
-    sqlStore = createCalStore(database, { listModel: false, listCache: false })
+    sqlStore = createCalStore(database, { listModel: false })
     await store.migrate()
     for (let i = 0; i < 12; i++) {
       const hasGeo = i % 4 !== 3

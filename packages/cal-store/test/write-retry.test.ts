@@ -3,17 +3,20 @@ import { testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCalStore } from '../src/index.js'
-import { insertVenue } from '../src/venue-repository.js'
+
+import type { CalDb } from '../src/store-context.js'
+import { isTransientConflict, transact, WRITE_ATTEMPTS, WriteConflict } from '../src/transact.js'
 
 const NOW = new Date('2026-03-01T00:00:00Z')
 
-import {
-  type CalDb,
-  isTransientConflict,
-  transact,
-  WRITE_ATTEMPTS,
-  WriteConflict,
-} from '../src/store-context.js'
+/** A venue row written in `trx`: the write an attempt makes, and a rollback must undo. */
+async function insertVenue(trx: CalDb, name: string): Promise<{ id: number }> {
+  const slug = name.toLowerCase().replaceAll(' ', '-')
+  const { rows } = await sql<{ id: number }>`insert into cal_venue
+      (status, created, modified, name, slug) values ('publish', ${NOW}, ${NOW}, ${name}, ${slug})
+    returning id`.execute(trx)
+  return rows[0]!
+}
 
 describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
   let database: Database
@@ -52,14 +55,14 @@ describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
     await expect(
       transact(db, async (trx) => {
         runs++
-        await insertVenue(trx, NOW, { name: 'Rolled back' })
+        await insertVenue(trx, 'Rolled back')
         throw new Error('not transient')
       }),
     ).rejects.toThrow('not transient')
     expect(runs).toBe(1)
     let conflicts = 0
     const id = await transact(db, async (trx) => {
-      const row = await insertVenue(trx, NOW, { name: `Attempt ${conflicts}` })
+      const row = await insertVenue(trx, `Attempt ${conflicts}`)
       if (conflicts++ < 2) throw new WriteConflict('again')
       return row.id
     })
@@ -69,9 +72,7 @@ describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
 
   it.skipIf(name !== 'postgres')('settles a real deadlock by retrying the victim', async () => {
     const [a, b] = await Promise.all(
-      ['Lock A', 'Lock B'].map(
-        async (n) => (await transact(db, (trx) => insertVenue(trx, NOW, { name: n }))).id,
-      ),
+      ['Lock A', 'Lock B'].map(async (n) => (await transact(db, (trx) => insertVenue(trx, n))).id),
     )
     let runs = 0
     // Both take their first row, wait until the other has too, then want the other's row.

@@ -68,7 +68,9 @@ export async function exportShells(
   stdout: ExportCommandDeps['stdout'],
 ): Promise<number> {
   const { date, ipVersion, format, out } = options
-  const snapshot = await store.snapshot(ipVersion, date)
+  // One reader: the record and the pages are of one revision's content.
+  const reader = await store.reader()
+  const snapshot = await reader.snapshot(ipVersion, date)
   // A bar only when the data goes to a file and a person watches the terminal.
   const bar =
     out && stdout.isTTY
@@ -83,7 +85,7 @@ export async function exportShells(
   bar?.start(snapshot.unique_asns, 0)
   let rows = 0
   async function* counted(): AsyncGenerator<ShellPage> {
-    for await (const page of store.shellPages(ipVersion, date)) {
+    for await (const page of reader.shellPages(ipVersion, date)) {
       yield page
       rows += page.asns.length
       bar?.update(rows)

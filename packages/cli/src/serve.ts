@@ -1,5 +1,4 @@
-import { serve } from '@hono/node-server'
-import { answerClientErrorsAsJson } from '@kcore/http-adapter/node'
+import { listen, type NodeListener } from '@kcore/http-adapter/node'
 import { type Config, createApp, createLogger } from '@kcore/service'
 import { listenError } from './port-check.js'
 
@@ -26,23 +25,23 @@ export async function runServer(config: Config): Promise<void> {
     response.then(done, done)
     return response
   }
-  const server = serve({ fetch, port: config.port, hostname: config.host }, (info) => {
-    app.listening(info.port)
-    log.info('listening', {
-      url: `http://${config.host}:${info.port}`,
-      dialect: app.database.dialect,
-    })
-  })
-  answerClientErrorsAsJson(server)
-  await new Promise<void>((resolve, reject) => {
+  let listener: NodeListener
+  try {
+    // The library's Node listener (client errors answered as JSON), as any host would use it.
+    listener = await listen(fetch, { port: config.port, hostname: config.host })
+  } catch (error) {
     // A port taken after the start-up check (another process won the race) is the same one-line
     // usage error as the check's, after the database is closed again.
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      app.close().then(
-        () => reject(listenError(error, config.host, config.port)),
-        () => reject(listenError(error, config.host, config.port)),
-      )
-    })
+    await app.close().catch(() => {})
+    throw listenError(error as NodeJS.ErrnoException, config.host, config.port)
+  }
+  const { server } = listener
+  app.listening(listener.port)
+  log.info('listening', {
+    url: `http://${config.host}:${listener.port}`,
+    dialect: app.database.dialect,
+  })
+  await new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       log.info('shutting down', { signal, running: running.size })
       const closed = new Promise<void>((r) => server.close(() => r()))

@@ -201,7 +201,7 @@ describe('one owner per PGlite data directory', () => {
       const database = await openPgliteDatabase(dataDir)
       try {
         const store = createKcoreStore(database)
-        const snapshots = await store.snapshots('ipv4')
+        const snapshots = await (await store.reader()).snapshots('ipv4')
         const expected =
           firstName === 'ingest' || firstName === 'backfill'
             ? ['1998-01-01', '1999-02-01']

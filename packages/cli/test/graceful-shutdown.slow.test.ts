@@ -43,7 +43,7 @@ describe.skipIf(!DATABASE_URL)('kcore serve shutdown', () => {
     try {
       // Hold the calendar table so a list request waits inside the database.
       let unlock = () => {}
-      const locker = openPostgresDatabase(pg.url, 1)
+      const locker = openPostgresDatabase(pg.url, { maxConnections: 1 })
       let holding: Promise<void> = Promise.resolve()
       await new Promise<void>((locked) => {
         holding = locker.db.transaction().execute(async (trx) => {

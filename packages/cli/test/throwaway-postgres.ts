@@ -25,7 +25,7 @@ export async function createThrowawayPostgres(baseUrl: string): Promise<Throwawa
   await asAdmin(baseUrl, (admin) => sql`create database ${sql.id(name)}`.execute(admin.db))
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
-  const database = openPostgresDatabase(url.toString(), 1)
+  const database = openPostgresDatabase(url.toString(), { maxConnections: 1 })
   return {
     name,
     url: url.toString(),
@@ -40,7 +40,7 @@ export async function createThrowawayPostgres(baseUrl: string): Promise<Throwawa
 }
 
 async function asAdmin(baseUrl: string, fn: (admin: Database) => Promise<unknown>): Promise<void> {
-  const admin = openPostgresDatabase(baseUrl, 1)
+  const admin = openPostgresDatabase(baseUrl, { maxConnections: 1 })
   try {
     await fn(admin)
   } finally {

@@ -19,7 +19,7 @@ export async function holdUncommittedAsn(
   table: 'kcore_asn_ipv4' | 'kcore_asn_ipv6',
   asn: number,
 ): Promise<UncommittedRow> {
-  const database = openPostgresDatabase(url, 1)
+  const database = openPostgresDatabase(url, { maxConnections: 1 })
   let release = () => {}
   const released = new Promise<void>((resolve) => (release = resolve))
   let inserted = () => {}

@@ -16,6 +16,12 @@ export { type Migrations, migrateToLatest } from './migrate.js'
 export { openDatabase } from './open-database.js'
 export { openPgliteDatabase } from './open-pglite-database.js'
 export type { PgliteOptions } from './pglite-database.js'
-export { openPostgresDatabase } from './postgres-database.js'
+export { openPostgresDatabase, type PostgresOptions } from './postgres-database.js'
+export {
+  createRevisionMemo,
+  type RevisionMemo,
+  type RevisionMemoOptions,
+  type Sized,
+} from './revision-memo.js'
 export { dropNotifyOnChange, notifyOnChange, revisionReads } from './revision-reads.js'
 export { sharedReads } from './shared-reads.js'

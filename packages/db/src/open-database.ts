@@ -15,7 +15,10 @@ import { openPostgresDatabase } from './postgres-database.js'
 export async function openDatabase(config: DatabaseConfig = {}): Promise<Database> {
   if (config.url) {
     const timeout = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
-    const database = openPostgresDatabase(config.url, config.maxConnections, timeout)
+    const database = openPostgresDatabase(config.url, {
+      maxConnections: config.maxConnections,
+      connectTimeoutMs: timeout,
+    })
     await checkConnection(database, config.url, timeout)
     return database
   }

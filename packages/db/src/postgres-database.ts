@@ -8,15 +8,20 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
 const DATE_OID = 1082
 const INT8_OID = 20
 
+/** Options of {@link openPostgresDatabase}. */
+export interface PostgresOptions {
+  /** Pool size (default 10). */
+  maxConnections?: number
+  /** How long each connection attempt may take, in ms (default 10 s). */
+  connectTimeoutMs?: number
+}
+
 /**
  * Opens a pooled PostgreSQL connection through postgres.js and kysely-postgres-js. Connections
  * are made lazily; each gives up after `connectTimeoutMs` (default 10 s) until the server is ready.
  */
-export function openPostgresDatabase(
-  url: string,
-  maxConnections = 10,
-  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
-): Database {
+export function openPostgresDatabase(url: string, options: PostgresOptions = {}): Database {
+  const { maxConnections = 10, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS } = options
   const sql = postgres(url, {
     max: maxConnections,
     // seconds; covers TCP connect, TLS and the startup handshake (a host that accepts and never answers)

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'kysely'
 import postgres from 'postgres'
 import type { Database } from './database.js'
 import { openPgliteDatabase } from './open-pglite-database.js'
@@ -123,4 +124,23 @@ function pgliteVersion(): string {
  */
 export function propertyRuns(full: number, min = 10): number {
   return process.env.KCORE_TEST_LEVEL === 'full' ? full : Math.max(min, Math.ceil(full / 4))
+}
+
+/**
+ * A second, independent connection pool to the same database, as another process would have:
+ * on PostgreSQL a new pool to the database `database` is connected to (found from
+ * `DATABASE_URL`'s server); PGlite has one connection per process, so there it is the same
+ * database (its `close()` leaves it open).
+ */
+export async function secondConnection(
+  database: Database,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Database> {
+  if (database.dialect === 'pglite') return { ...database, close: async () => {} }
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
+    database.db,
+  )
+  const url = new URL(env.DATABASE_URL ?? '')
+  url.pathname = `/${rows[0]!.name}`
+  return openPostgresDatabase(url.toString())
 }

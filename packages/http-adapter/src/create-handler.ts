@@ -86,10 +86,12 @@ export function createHandler(options: HandlerOptions): Handler {
       if (!target) throw new HttpError(404, 'not_found', `No route for ${request.method} ${path}`)
       return await target.fetch(request, publicOrigin())
     } catch (error) {
-      return errorResponse(error, style, {
-        mapError: target?.api.mapError,
-        onError: options.onError,
-      })
+      return errorResponse(
+        error,
+        style,
+        { mapError: target?.api.mapError, onError: options.onError },
+        request,
+      )
     }
   }
 

@@ -10,8 +10,11 @@ export type ErrorStyle = 'plain' | 'wordpress'
 
 /** How a failure becomes an answer: the API's own errors, then the core's. */
 export interface ErrorMapping {
-  /** The {@link HttpError} of an error the API's store throws on purpose, else `undefined`. */
-  mapError?(error: unknown): HttpError | undefined
+  /**
+   * The {@link HttpError} of an error the API's store throws on purpose, else `undefined`;
+   * `request` (when known) lets an API name fields by the route that failed.
+   */
+  mapError?(error: unknown, request?: Request): HttpError | undefined
   /** Receives every error that became a 5xx (with its detail), for the host's logs. */
   onError?(error: unknown): void
 }
@@ -22,8 +25,12 @@ export interface ErrorMapping {
  * disk or memory full) a 503, anything else an opaque 500. Neither of the last two says more
  * in the body (no SQL, file path or driver text); the error goes to `onError` instead.
  */
-export function httpErrorOf(error: unknown, mapping: ErrorMapping = {}): HttpError {
-  const known = error instanceof HttpError ? error : mapping.mapError?.(error)
+export function httpErrorOf(
+  error: unknown,
+  mapping: ErrorMapping = {},
+  request?: Request,
+): HttpError {
+  const known = error instanceof HttpError ? error : mapping.mapError?.(error, request)
   if (known && known.status < 500) return known
   mapping.onError?.(error)
   if (known) return known
@@ -43,8 +50,9 @@ export function errorResponse(
   error: unknown,
   style: ErrorStyle,
   mapping: ErrorMapping = {},
+  request?: Request,
 ): Response {
-  const err = httpErrorOf(error, mapping)
+  const err = httpErrorOf(error, mapping, request)
   const { details, data, headers } = err.options
   const body: Record<string, unknown> = {
     error: err.code,

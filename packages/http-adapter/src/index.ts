@@ -18,7 +18,6 @@ export {
   createKcoreApi,
   KCORE_BASE,
   type KcoreApiOptions,
-  type ResponseCacheSettings,
   SHELL_CONTENT_TYPES,
   type ShellFormat,
   shellListStream,
@@ -28,3 +27,13 @@ export { DEFAULT_PUBLIC_URL, parsePublicUrl } from './public-url.js'
 export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
 export type { Api, CacheKey, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
 export { route } from './route.js'
+export {
+  type CalWebhookChangesOptions,
+  calWebhookChanges,
+  calWebhookErrors,
+  kcoreWebhookErrors,
+  WEBHOOK_EVENTS,
+  type WebhookHttpErrors,
+  type WebhookRoutesOptions,
+  webhookRoutes,
+} from './webhooks/index.js'

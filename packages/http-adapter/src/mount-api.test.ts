@@ -5,7 +5,7 @@ import { HttpError } from './http-error.js'
 import { jsonResponse } from './json-response.js'
 import { mountApi } from './mount-api.js'
 import { openApiDocument } from './openapi.js'
-import { type Api, route } from './route.js'
+import { type Api, type Reader, route, routeReading } from './route.js'
 
 const api: Api = {
   base: '/t',
@@ -44,17 +44,23 @@ const api: Api = {
 }
 let revision = 1
 let runs = 0
+let readersOpened = 0
+api.reader = async () => {
+  readersOpened++
+  return { revision: String(revision) }
+}
+const readingRoute = routeReading<Reader>()
 api.routes.push(
-  route({
+  readingRoute({
     method: 'GET',
     path: '/tagged/:id',
     summary: 'conditional',
     params: z.object({ id: z.string() }),
-    cacheKey: ({ params }) => ({ key: `${revision}|${params.id}` }),
-    handle: ({ params }) => {
+    cacheKey: ({ params }) => ({ key: params.id }),
+    handle: ({ params, reader }) => {
       runs++
       if (params.id === 'gone') throw new HttpError(404, 'not_found', 'gone')
-      return jsonResponse({ id: params.id, revision })
+      return jsonResponse({ id: params.id, revision: reader.revision })
     },
   }),
 )
@@ -161,6 +167,18 @@ describe('mountApi', () => {
     const gone = await call('/t/tagged/gone')
     expect(gone.status).toBe(404)
     expect(gone.headers.get('etag')).toBeNull()
+  })
+
+  it('opens one reader per request that reads, and none for a route that does not', async () => {
+    readersOpened = 0
+    const answer = await call('/t/tagged/x')
+    // The tag and the body come from the one reader's revision.
+    expect(await answer.json()).toEqual({ id: 'x', revision: String(revision) })
+    expect(readersOpened).toBe(1)
+    await call('/t/tagged/x', { headers: { 'if-none-match': answer.headers.get('etag')! } })
+    expect(readersOpened).toBe(2)
+    await call('/t/items/7')
+    expect(readersOpened).toBe(2)
   })
 
   it('matches If-None-Match weakly, in lists and with *, and nothing else', () => {

@@ -19,8 +19,8 @@ type ApiFetch = (request: Request, origin: string) => Promise<Response>
 export function mountApi(api: Api, onError?: (error: unknown) => void): ApiFetch {
   const router = Router({
     base: api.base,
-    catch: (error: unknown) =>
-      errorResponse(error, api.errorStyle, { mapError: api.mapError, onError }),
+    catch: (error: unknown, request: Request) =>
+      errorResponse(error, api.errorStyle, { mapError: api.mapError, onError }, request),
   })
   const methodsByPath = new Map<string, string[]>()
   for (const r of api.routes) {
@@ -80,20 +80,21 @@ async function runRoute(
   const query = validate(api, 'query', r.query, queryObject(url))
   const body = r.body ? validate(api, 'body', r.body, await readJsonBody(request)) : undefined
   const input = { params, query, body, request, url }
-  if (!r.cacheKey || request.method !== 'GET') return r.handle(input)
-  const cacheKey = await r.cacheKey(input)
+  const reads = r.cacheKey !== undefined || r.reads === true
+  const reader = reads ? await api.reader?.() : undefined
+  if (!r.cacheKey || request.method !== 'GET' || !reader) return r.handle({ ...input, reader })
+  const cacheKey = r.cacheKey(input)
   // A route with other media types (the iCalendar feed by `Accept: text/calendar`) answers two
   // representations at one URL: each gets its own strong tag, and caches key on Accept.
   const negotiated = Object.values(r.responses ?? {}).some((answer) => answer.alternatives)
-  const key = negotiated
-    ? `${cacheKey.key}\u0000${request.headers.get('accept') ?? ''}`
-    : cacheKey.key
-  const headers = cacheHeaders(etagOf(key), cacheKey.credentials, negotiated)
+  const parts = [api.base, reader.revision, cacheKey.key]
+  if (negotiated) parts.push(request.headers.get('accept') ?? '')
+  const headers = cacheHeaders(etagOf(parts.join('\u0000')), cacheKey.credentials, negotiated)
   if (ifNoneMatchHits(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
     return notModified(headers)
   }
-  const response = await r.handle({ ...input, cacheKey })
-  // Errors are not cached; a 200 carries the tag read before its data (never newer than it).
+  const response = await r.handle({ ...input, reader, cacheKey: cacheKey.key })
+  // Errors are not cached; a 200 carries the tag of its reader's revision (never newer than its data).
   if (response.status === 200)
     for (const [name, value] of headers) response.headers.set(name, value)
   return response

@@ -6,14 +6,22 @@ import type { HttpError } from './http-error.js'
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** What a route handler receives, already validated by the route's schemas. */
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, R = undefined> {
   params: P
   query: Q
   body: B
   request: Request
   url: URL
-  /** What the route's `cacheKey` returned for this request (GET routes that have one). */
-  cacheKey?: CacheKey
+  /**
+   * The API's reader for this request ({@link Api.reader}), opened once by the core for a route
+   * that declares `cacheKey` or `reads`; its revision is the one in the answer's ETag.
+   */
+  reader: R
+  /**
+   * What the route's `cacheKey` returned (its `key`), computed once by the core for a GET: a
+   * handler that keeps its answer in the reader's memo files it under this key.
+   */
+  cacheKey?: string
 }
 
 /**
@@ -22,7 +30,7 @@ export interface RouteInput<P, Q, B> {
  * the OpenAPI document and the calendar's discovery index, so they never disagree.
  */
 // biome-ignore lint/suspicious/noExplicitAny: defaults let heterogeneous routes share one array
-export interface Route<P = any, Q = any, B = any> {
+export interface Route<P = any, Q = any, B = any, R = any> {
   method: Method
   path: string
   summary: string
@@ -40,39 +48,57 @@ export interface Route<P = any, Q = any, B = any> {
     { description: string; schema?: z.ZodType; alternatives?: Record<string, string> }
   >
   /**
-   * Conditional GET without running the query: a cheap key that changes whenever the answer
-   * may (data revision + canonical input + credentials class). The core turns it into a strong
-   * `ETag`, answers a matching `If-None-Match` with 304 before `handle`, and sets `ETag`,
+   * Conditional GET without running the query: the canonical input the answer depends on
+   * besides the stored data (validated input with defaults filled in, credentials class). The
+   * core opens the request's reader, hashes its revision and this key into a strong `ETag`,
+   * answers a matching `If-None-Match` with 304 before `handle`, and sets `ETag`,
    * `Cache-Control` (and `Vary`) on the 200. See {@link CacheKey}.
    */
-  cacheKey?(input: NoInfer<RouteInput<P, Q, B>>): CacheKey | Promise<CacheKey>
+  cacheKey?(input: NoInfer<Omit<RouteInput<P, Q, B, R>, 'reader'>>): CacheKey
+  /** The route reads stored data without a `cacheKey` (a read by POST): it gets a reader too. */
+  reads?: true
   /**
    * The route's access rule, run before any input is read or validated, so a refused caller
    * learns nothing about the input rules (401 before 400/415). Throws to refuse. Routes whose
    * API checks access after validation (the calendar, as WordPress does) check in `handle`.
    */
   authorize?(request: Request): void
-  handle(input: RouteInput<P, Q, B>): Response | Promise<Response>
+  handle(input: RouteInput<P, Q, B, R>): Response | Promise<Response>
 }
 
 /** What {@link Route.cacheKey} returns. */
 export interface CacheKey {
-  /** Changes whenever the answer may; hashed into the ETag. */
+  /** Everything the answer depends on besides the stored data; hashed into the ETag. */
   key: string
   /**
    * Set when the answer depends on the caller's credentials: the answer gets
    * `Vary: Authorization`, and `holder` answers are `private` (no shared cache keeps them).
    */
   credentials?: 'anonymous' | 'holder'
-  /** The data revision the key was made at: `handle` may answer at it without reading it again. */
-  revision?: string
+}
+
+/** What every API's reader has: the data revision its reads are at. */
+export interface Reader {
+  readonly revision: string
 }
 
 /** Identity helper that infers a route's input types from its schemas. */
 export function route<P = undefined, Q = undefined, B = undefined>(
-  definition: Route<P, Q, B>,
-): Route<P, Q, B> {
+  definition: Route<P, Q, B, undefined>,
+): Route<P, Q, B, undefined> {
   return definition
+}
+
+/**
+ * {@link route} for an API whose routes read through a reader of type `R`:
+ * `const kcoreRoute = routeReading<KcoreReader>()`.
+ */
+export function routeReading<R extends Reader>() {
+  return <P = undefined, Q = undefined, B = undefined>(
+    // The core opens a reader only for routes that declare they read: one of the two is required.
+    definition: Route<P, Q, B, R> &
+      ({ cacheKey: NonNullable<Route<P, Q, B, R>['cacheKey']> } | { reads: true }),
+  ): Route<P, Q, B, R> => definition
 }
 
 /** Part of the request a validation issue is about. */
@@ -99,7 +125,12 @@ export interface Api {
    * else `undefined`. The core calls it for every failure of the API's routes: the one place
    * store errors meet HTTP (see `httpErrorOf`).
    */
-  mapError?(error: unknown): HttpError | undefined
+  mapError?(error: unknown, request?: Request): HttpError | undefined
+  /**
+   * Opens the reader a request's reads go through, at the store's committed revision (one
+   * revision read). The core opens one per request for routes with a `cacheKey` or `reads`.
+   */
+  reader?(): Promise<Reader>
   /** Turns validation issues into the API's own 400 error. */
   invalidInput(part: InputPart, issues: InputIssue[]): HttpError
   /** Releases what the API holds (e.g. stops its scheduler). */

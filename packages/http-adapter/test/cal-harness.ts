@@ -1,7 +1,8 @@
 import { type CalStore, createCalStore } from '@cal/store'
 import type { Database } from '@kcore/db'
+import { webhookSubscriptions } from '@kcore/db/webhooks'
 import { errorEnvelope } from '../src/cal/response-schemas.js'
-import { createHandler, type Handler } from '../src/index.js'
+import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 
 /** The one write token the suites configure. */
 export const TOKEN = 'cal-test-token-7f3a'
@@ -35,17 +36,38 @@ export interface CalHarness {
   close(): Promise<void>
 }
 
-/** Opens a database, migrates the calendar store and builds the handler with a pinned clock. */
+/**
+ * Opens a database, migrates the calendar store and builds the handler with a pinned clock.
+ * With `webhooks`, the webhook routes are served and every write renders its messages for one
+ * subscriber to every event (nothing sends them).
+ */
 export async function openCal(
   open: () => Promise<Database>,
-  options: { timezone?: string; storeNow?: () => Date; publicUrl?: string | (() => string) } = {},
+  options: {
+    timezone?: string
+    storeNow?: () => Date
+    publicUrl?: string | (() => string)
+    webhooks?: boolean
+  } = {},
 ): Promise<CalHarness> {
   const database = await open()
-  const store = createCalStore(database, { now: options.storeNow })
+  const timezone = options.timezone ?? 'UTC'
+  const publicUrl = options.publicUrl ?? new URL(BASE).origin
+  const store = createCalStore(database, {
+    now: options.storeNow,
+    onChanges: options.webhooks ? calWebhookChanges({ publicUrl, timezone }) : undefined,
+  })
   await store.migrate()
+  const webhooks = options.webhooks
+    ? webhookSubscriptions(database, { events: WEBHOOK_EVENTS })
+    : undefined
+  await webhooks?.subscribe('cal', {
+    url: 'https://93.184.216.34/all',
+    events: [...WEBHOOK_EVENTS.cal],
+  })
   const handler = createHandler({
-    cal: { store, tokens: [TOKEN], timezone: options.timezone ?? 'UTC', now: () => NOW },
-    publicUrl: options.publicUrl ?? new URL(BASE).origin,
+    cal: { store, tokens: [TOKEN], timezone, now: () => NOW, webhooks },
+    publicUrl,
   })
   const call: CalHarness['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers }

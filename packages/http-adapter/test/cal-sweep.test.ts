@@ -34,7 +34,8 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
   let target = 0
 
   beforeAll(async () => {
-    t = await openCal(open)
+    // Webhooks on: every accepted write also renders its messages in its transaction.
+    t = await openCal(open, { webhooks: true })
     const db = t.database.db
     for (const [field, taxonomy] of [
       ['tags', 'cal_event_tag'],
@@ -53,6 +54,22 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
     target = (await t.create('/events', { title: 'Patched', ...DAY })).body.id
   }, 120_000)
   afterAll(() => t?.close())
+
+  const outboxSize = async () =>
+    (
+      await sql<{ n: number }>`select count(*)::int as n from webhook_message`.execute(
+        t.database.db,
+      )
+    ).rows[0]?.n ?? 0
+
+  /** The newest message of `type` about event `id`: what the subscriber would receive. */
+  async function lastMessage(type: string, id: number) {
+    const { rows } = await sql<{ payload: string }>`
+      select payload::text as payload from webhook_message
+      where type = ${type} and (payload->>'id')::int = ${id}
+      order by created desc limit 1`.execute(t.database.db)
+    return rows[0] && JSON.parse(rows[0].payload)
+  }
 
   /** Every list form that can include the day's events; each must answer 200. */
   async function expectListsServe(what: string) {
@@ -91,6 +108,7 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
           return f === 'organizer' ? pool[i % pool.length] : `sweep ${seed} ${i}`
         })
         const body = patch ? { [f]: values } : { title: `Sweep ${seed}`, ...DAY, [f]: values }
+        const queued = await outboxSize()
         const res = await t.call(
           patch ? 'PATCH' : 'POST',
           patch ? `/events/${target}` : '/events',
@@ -102,11 +120,15 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
         const what = `${patch ? 'PATCH' : 'POST'} ${f} × ${n} (${k})`
         if (res.status === 200 || res.status === 201) {
           expect(res.body[f].length, what).toBeLessThanOrEqual(LIMIT)
+          // The subscriber gets the event as the API answered the write.
+          const type = patch ? 'event.updated' : 'event.created'
+          expect(await lastMessage(type, res.body.id), `${what}: ${type}`).toEqual(res.body)
           await expectListsServe(what)
         } else if (res.status !== 413) {
           // 413: the body passed 1 MiB (50,000 names), refused before it is read.
           expectRefusalNamesSentFields(res, body, what)
           if (n > LIMIT) expect(Object.keys(res.body.data.params), what).toEqual([f])
+          expect(await outboxSize(), `${what}: a refused write sends nothing`).toBe(queued)
         }
       }),
       { numRuns: RUNS },

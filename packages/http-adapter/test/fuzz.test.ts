@@ -2,12 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { createCalStore, MAX_EVENT_LINKS, MAX_YEAR, MIN_YEAR, seedDemoCalendar } from '@cal/store'
 import type { Database } from '@kcore/db'
 import { openPgliteDatabase } from '@kcore/db'
+import { webhookSubscriptions } from '@kcore/db/webhooks'
 import { decomposeSnapshot } from '@kcore/engine'
 import { createKcoreStore } from '@kcore/store'
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHandler, type Handler } from '../src/index.js'
+import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 import { caidaFile, emptyProvider } from './kcore-helpers.js'
 
 // Hostile requests through the fetch handler on PGlite: random and adversarial paths, query
@@ -23,7 +24,8 @@ let tables: string[]
 beforeAll(async () => {
   database = await openPgliteDatabase()
   const kcore = createKcoreStore(database)
-  const cal = createCalStore(database)
+  // Webhooks on: every accepted write renders its messages in its transaction too.
+  const cal = createCalStore(database, { onChanges: calWebhookChanges() })
   await kcore.migrate()
   await cal.migrate()
   const { decomposition, graph } = await decomposeSnapshot(await readFile(caidaFile('19980101')))
@@ -34,14 +36,25 @@ beforeAll(async () => {
     linkCount: graph.linkCount,
   })
   await seedDemoCalendar(cal, { now: new Date('2026-03-01T12:00:00Z') })
+  const webhooks = webhookSubscriptions(database, {
+    events: WEBHOOK_EVENTS,
+    // No lookup leaves the machine: every name resolves to one public address.
+    lookup: async () => [{ address: '93.184.216.34' }],
+  })
+  // One subscriber to everything, so accepted calendar writes do enqueue.
+  await webhooks.subscribe('cal', {
+    url: 'https://93.184.216.34/all',
+    events: [...WEBHOOK_EVENTS.cal],
+  })
   handler = createHandler({
     kcore: {
       store: kcore,
       provider: emptyProvider,
       version: 'fuzz',
       adminToken: 'admin',
+      webhooks,
     },
-    cal: { store: cal, tokens: [TOKEN] },
+    cal: { store: cal, tokens: [TOKEN], webhooks },
   })
   const { rows } = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
@@ -212,6 +225,28 @@ const bigArray = fc.constantFrom(
   ]),
   Array.from({ length: MAX_EVENT_LINKS }, () => 2 ** 31),
 )
+/** Subscription targets: public, private, loopback, not http, credentials, too long. */
+const webhookUrl = fc.constantFrom(
+  'https://93.184.216.34/hook',
+  'http://receiver.example/h',
+  'http://127.0.0.1/',
+  'http://10.0.0.1/',
+  'http://[::1]/',
+  'http://[::ffff:192.168.0.1]/',
+  'ftp://93.184.216.34/',
+  'https://u:p@93.184.216.34/',
+  `https://93.184.216.34/${'a'.repeat(2100)}`,
+  'https://',
+  'javascript:alert(1)',
+)
+const webhookEvents = fc.oneof(
+  fc.subarray([...WEBHOOK_EVENTS.cal], { minLength: 1 }),
+  fc.subarray([...WEBHOOK_EVENTS.kcore], { minLength: 1 }),
+  fc.subarray([...WEBHOOK_EVENTS.cal, ...WEBHOOK_EVENTS.kcore]),
+  fc.array(fc.oneof(fc.string({ maxLength: 20 }), nasty), { maxLength: 3 }),
+  fc.constant(Array.from({ length: 101 }, () => 'event.created')),
+)
+const webhookish = fc.oneof(webhookUrl, webhookEvents)
 const jsonish = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
   fc.dictionary(
@@ -235,11 +270,14 @@ const jsonish = fc.oneof(
       'website',
       'slug',
       'status',
+      'url',
+      'events',
       '__proto__',
       'constructor',
     ),
-    fc.oneof(fc.jsonValue({ maxDepth: 2 }), nasty, bigArray),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), nasty, bigArray, webhookish),
   ),
+  fc.record({ url: fc.oneof(webhookUrl, nasty), events: fc.oneof(webhookEvents, nasty) }),
   fc.constant(deep(500)),
 )
 const body = fc.oneof(
@@ -284,7 +322,7 @@ async function check(
   b: string | undefined,
   type: string | undefined,
   a: string | undefined,
-) {
+): Promise<number> {
   // PGlite answers through microtasks only; yield a macrotask so the test worker's RPC with
   // vitest keeps flowing during a long property run.
   await new Promise((resolve) => setImmediate(resolve))
@@ -316,6 +354,7 @@ async function check(
   } else {
     await res.arrayBuffer()
   }
+  return res.status
 }
 
 const kcorePaths = paths('/api', [
@@ -335,6 +374,9 @@ const kcorePaths = paths('/api', [
   '/scheduler/status',
   '/scheduler/update',
   '/openapi.json',
+  '/webhooks',
+  '/webhooks/:id',
+  '/webhooks/:id/deliveries',
   '/:x',
 ])
 const calPaths = paths('/cal/events/v1', [
@@ -353,6 +395,9 @@ const calPaths = paths('/cal/events/v1', [
   '/tags',
   '/tags/:id',
   '/tags/by-slug/:slug',
+  '/webhooks',
+  '/webhooks/:id',
+  '/webhooks/:id/deliveries',
   '/:x',
 ])
 
@@ -458,16 +503,77 @@ describe('fuzzing the handler', () => {
         body,
         contentType,
         auth,
-        async (p, q, m, b, t, a) => check(p + q, m, b, t, a),
+        async (p, q, m, b, t, a) => {
+          await check(p + q, m, b, t, a)
+        },
       ),
       { numRuns: RUNS },
     )
   }, 600_000)
 
+  it('webhook routes of both APIs: hostile subscriptions, ids and limits', async () => {
+    const statuses = new Set<number>()
+    const valid = (events: string[]) =>
+      JSON.stringify({ url: 'https://93.184.216.34/hook', events })
+    const target = fc.oneof(
+      fc
+        .constantFrom('/cal/events/v1', '/api')
+        .chain((base) =>
+          fc.tuple(
+            fc.constant(base),
+            fc.constant(base === '/api' ? 'Bearer admin' : `Bearer ${TOKEN}`),
+          ),
+        ),
+      fc.tuple(fc.constantFrom('/cal/events/v1', '/api'), auth),
+    )
+    const sub = fc.oneof(
+      fc.record({ url: webhookUrl, events: webhookEvents }).map((v) => JSON.stringify(v)),
+      body,
+    )
+    const where = fc.oneof(
+      fc.constant('/webhooks'),
+      segment.map((id) => `/webhooks/${id}`),
+      fc.tuple(segment, query).map(([id, q]) => `/webhooks/${id}/deliveries${q}`),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        target,
+        where,
+        fc.constantFrom('GET', 'POST', 'DELETE'),
+        sub,
+        async ([base, a], w, m, b) => {
+          statuses.add(await check(`${base}${w}`, m, b, 'application/json', a))
+        },
+      ),
+      {
+        numRuns: Math.max(100, Math.min(RUNS, 2_000)),
+        // Each outcome at least once whatever the seed: made (both APIs), refused, unknown id,
+        // no token.
+        examples: [
+          [['/cal/events/v1', `Bearer ${TOKEN}`], '/webhooks', 'POST', valid(['event.created'])],
+          [['/api', 'Bearer admin'], '/webhooks', 'POST', valid(['snapshot.added'])],
+          [['/cal/events/v1', `Bearer ${TOKEN}`], '/webhooks', 'POST', valid(['event.exploded'])],
+          [['/api', 'Bearer admin'], '/webhooks/nope', 'DELETE', undefined],
+          [['/cal/events/v1', undefined], '/webhooks', 'GET', undefined],
+        ],
+      },
+    )
+    // Every outcome was reached: made, refused, unknown id, no token.
+    for (const status of [201, 400, 401, 404]) expect(statuses).toContain(status)
+  }, 600_000)
+
   it(`calendar API: ${RUNS} hostile requests, no 5xx, envelopes, refused writes change nothing`, async () => {
     await fc.assert(
-      fc.asyncProperty(calPaths, query, method, body, contentType, auth, async (p, q, m, b, t, a) =>
-        check(p + q, m, b, t, a),
+      fc.asyncProperty(
+        calPaths,
+        query,
+        method,
+        body,
+        contentType,
+        auth,
+        async (p, q, m, b, t, a) => {
+          await check(p + q, m, b, t, a)
+        },
       ),
       { numRuns: RUNS },
     )

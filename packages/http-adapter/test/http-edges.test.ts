@@ -36,6 +36,9 @@ async function documentedGetPaths(handler: Handler): Promise<string[]> {
 describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
   let store: TestStore
   let handler: Handler
+  // The default events window ends at now + 24 months, to the second, so its tag follows the
+  // clock; a test that compares tags across calls holds the clock still.
+  let frozen: Date | undefined
   const call = (path: string, init: RequestInit = {}) =>
     handler(new Request(`http://${EVIL}:9${path}`, init))
 
@@ -51,7 +54,7 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
         version: '0.0.0',
         adminToken: TOKEN,
       },
-      cal: { store: cal, tokens: [TOKEN], timezone: 'UTC' },
+      cal: { store: cal, tokens: [TOKEN], timezone: 'UTC', now: () => frozen ?? new Date() },
       publicUrl: PUBLIC,
     })
     const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
@@ -276,6 +279,7 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
   })
 
   it('round-trips ETags on calendar reads, per credentials class, and never makes a token answer public', async () => {
+    frozen = new Date()
     const auth = { authorization: `Bearer ${TOKEN}` }
     const listed = await (
       await call('/cal/events/v1/events?start_date=2000-01-01&end_date=2031-01-01')
@@ -330,5 +334,18 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
       expect(after.status, path).toBe(200)
       expect(after.headers.get('etag'), path).not.toBe(tags.get(path))
     }
+    // One second later the default window is another window (its end moved), an explicit one is not.
+    const before = await call(paths[0]!)
+    const explicit = await call(paths[1]!)
+    frozen = new Date(frozen.getTime() + 1000)
+    const moved = await call(paths[0]!, {
+      headers: { 'if-none-match': before.headers.get('etag')! },
+    })
+    expect(moved.status).toBe(200)
+    const kept = await call(paths[1]!, {
+      headers: { 'if-none-match': explicit.headers.get('etag')! },
+    })
+    expect(kept.status).toBe(304)
+    frozen = undefined
   })
 })

@@ -1,7 +1,6 @@
-import { type Database, openPostgresDatabase } from '@kcore/db'
-import { testDatabases } from '@kcore/db/testing'
+import type { Database } from '@kcore/db'
+import { secondConnection, testDatabases } from '@kcore/db/testing'
 import { createKcoreStore, ingestFile, type KcoreStore } from '@kcore/store'
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Handler } from '../src/index.js'
 import { caidaFile, caller, kcoreHandler, openStore, type TestStore } from './kcore-helpers.js'
@@ -17,18 +16,11 @@ const PATHS = [
 ]
 const SHELLS = `/api/snapshots/${DATE}/shells?format=json`
 
-/** A second connection to the same database, as another process would have. */
-async function secondConnection(
+/** A store on a second connection pool to the same database, as another process has. */
+async function secondStore(
   database: Database,
 ): Promise<{ store: KcoreStore; close(): Promise<void> }> {
-  if (database.dialect === 'pglite')
-    return { store: createKcoreStore(database), close: async () => {} }
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-    database.db,
-  )
-  const url = new URL(process.env.DATABASE_URL!)
-  url.pathname = `/${rows[0]!.name}`
-  const other = openPostgresDatabase(url.toString())
+  const other = await secondConnection(database)
   return { store: createKcoreStore(other), close: () => other.close() }
 }
 
@@ -56,14 +48,14 @@ describe.each(testDatabases())(
   ({ open }) => {
     let store: TestStore
     let handler: Handler
-    let writer: Awaited<ReturnType<typeof secondConnection>>
+    let writer: Awaited<ReturnType<typeof secondStore>>
     /** Per path, the answer each file gives (read while nothing is written). */
     const expected = new Map<string, string[]>()
 
     beforeAll(async () => {
       store = await openStore(open)
       handler = kcoreHandler(store)
-      writer = await secondConnection(store.database)
+      writer = await secondStore(store.database)
       const call = caller(handler)
       await ingestFile(writer.store, caidaFile('19980101'), { date: '1998-01-01' })
       for (const file of FILES) {

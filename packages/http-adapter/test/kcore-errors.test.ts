@@ -44,9 +44,12 @@ describe.each(testDatabases())('store failures over HTTP on $name', ({ open }) =
   function failing(failure: () => Error) {
     const broken: KcoreStore = {
       ...store,
-      summary: async () => {
-        throw failure()
-      },
+      reader: async () => ({
+        ...(await store.reader()),
+        summary: async () => {
+          throw failure()
+        },
+      }),
       ingest: async () => {
         throw failure()
       },

@@ -151,7 +151,9 @@ describe.each(testDatabases())('scheduler endpoints on $name', ({ open }) => {
     await closing
     expect(closed).toBe(true)
     expect((await update).body.results.ipv4.new_snapshots).toBe(1)
-    expect((await store.snapshots('ipv4')).map((s) => s.date)).toEqual(['1998-01-01'])
+    expect((await (await store.reader()).snapshots('ipv4')).map((s) => s.date)).toEqual([
+      '1998-01-01',
+    ])
   })
 })
 

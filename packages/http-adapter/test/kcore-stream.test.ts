@@ -11,16 +11,19 @@ function pageCountingStore(store: KcoreStore) {
   const handedOut = { rows: 0, pages: 0 }
   const counted: KcoreStore = {
     ...store,
-    shellPages(...args) {
-      const inner = store.shellPages(...args)
-      return (async function* () {
-        for await (const page of inner as AsyncGenerator<ShellPage>) {
-          handedOut.pages++
-          handedOut.rows += page.asns.length
-          yield page
-        }
-      })()
+    reader: async () => {
+      const reader = await store.reader()
+      return { ...reader, shellPages: (...args) => countedPages(reader.shellPages(...args)) }
     },
+  }
+  function countedPages(inner: AsyncGenerator<ShellPage>): AsyncGenerator<ShellPage> {
+    return (async function* () {
+      for await (const page of inner as AsyncGenerator<ShellPage>) {
+        handedOut.pages++
+        handedOut.rows += page.asns.length
+        yield page
+      }
+    })()
   }
   return { counted, handedOut }
 }

@@ -26,6 +26,7 @@ export type {
   CoreSelector,
   DateRange,
   Distribution,
+  KcoreReader,
   KcoreStore,
   KcoreStoreOptions,
   Movers,
@@ -53,6 +54,11 @@ export {
   ImplausibleSnapshotError,
   MIN_NEIGHBOUR_SHARE,
 } from './snapshot-plausibility.js'
+export {
+  KCORE_WEBHOOK_EVENTS,
+  type KcoreWebhookEvent,
+  type SnapshotWebhookData,
+} from './snapshot-webhook.js'
 export type { SyncOptions, SyncProgress, VersionSyncResult } from './sync-from-provider.js'
 export { REFRESH_LOCK, syncFromProvider } from './sync-from-provider.js'
 export {

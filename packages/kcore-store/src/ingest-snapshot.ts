@@ -5,6 +5,7 @@ import type { NewSnapshot } from './kcore-store-types.js'
 import { provenanceColumns } from './provenance.js'
 import { bumpRevision } from './revision.js'
 import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
+import { enqueueSnapshotWebhook } from './snapshot-webhook.js'
 import { vacuumShellTable } from './vacuum-shell-table.js'
 import { assertIpVersion } from './validate.js'
 
@@ -62,7 +63,7 @@ export async function ingestSnapshot(
   await db.transaction().execute(async (trx) => {
     // The upsert comes first: it locks the (version, date) row, so two processes storing the
     // same date at once run one after the other instead of mixing their rows.
-    await trx
+    const upserted = await trx
       .insertInto('kcore_snapshot')
       .values(row)
       .onConflict((oc) =>
@@ -80,7 +81,10 @@ export async function ingestSnapshot(
           ingested_at: sql`now()`,
         }),
       )
-      .execute()
+      // A row the insert made has no deleting transaction yet (xmax 0); one the conflict
+      // updated has this one's: which tells `snapshot.added` from `snapshot.replaced`.
+      .returning(sql<boolean>`xmax::text <> '0'`.as('replaced'))
+      .executeTakeFirstOrThrow()
     // Replacing a date: ASNs that only the old version of this date had are forgotten. The
     // candidates are (old rows of this date) EXCEPT (new ASNs), usually a few hundred, each
     // checked against the other dates through the primary key. A no-op for a new date.
@@ -96,6 +100,8 @@ export async function ingestSnapshot(
     )
     await sql`insert into ${sql.table(known)} (asn)
       select unnest(${asnParam}) on conflict do nothing`.execute(trx)
+    // In this transaction: the message commits with the snapshot, or neither does.
+    await enqueueSnapshotWebhook(trx, ipVersion, date, upserted.replaced)
     // Last, so the row lock it takes is held only for the commit.
     await bumpRevision(trx)
   })

@@ -1,4 +1,4 @@
-import type { DialectName, LockResult } from '@kcore/db'
+import type { DialectName, LockResult, Sized } from '@kcore/db'
 import type { CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
 
 /**
@@ -87,7 +87,7 @@ export interface DateRange {
   end?: string
 }
 
-/** Answer of {@link KcoreStore.trendView}. */
+/** Answer of {@link KcoreReader.trends}. */
 export interface TrendView {
   /** Earliest and latest stored date of the version, or null when none is stored. */
   dateRange: { earliest: string; latest: string } | null
@@ -105,6 +105,11 @@ export interface KcoreStoreOptions {
    * false answers every read with SQL.
    */
   trendReadModel?: boolean
+  /**
+   * Bound of {@link KcoreReader.memo} in bytes (default 32 MiB); `false` keeps nothing (every
+   * `memo` call computes).
+   */
+  memoBytes?: number | false
 }
 
 /**
@@ -140,33 +145,41 @@ export interface KcoreStore {
    */
   loadTrendModel(): Promise<void>
   /**
-   * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
-   * (inclusive; omitted ends are open). The map has a key for every requested ASN, with an
-   * empty array where the AS has no point in the range.
+   * A reader of the stored data at its committed revision, read once here (concurrent callers
+   * share the round trip; none on PGlite while nothing is written). Every read of a request goes
+   * through one reader: its revision keys the answer's ETag and {@link KcoreReader.memo}, and
+   * its trend reads come from the in-memory model when that is at the revision, else from SQL.
    */
-  trends(
-    ipVersion: IpVersion,
-    asns: number[],
-    range?: DateRange,
-  ): Promise<Map<number, TrendPoint[]>>
+  reader(): Promise<KcoreReader>
+}
+
+/**
+ * The reads of a {@link KcoreStore} at one data revision. Cheap to make (one revision read) and
+ * to drop: it holds no connection. An answer is never older than `revision`; it may be newer
+ * when an ingest commits while it is read (the next reader sees the new revision), and each
+ * answer built from several statements (a record and its rows) is read from one committed state.
+ */
+export interface KcoreReader {
   /**
-   * What a trend answer needs, read at one revision: the version's stored date range, the
-   * trends (as {@link KcoreStore.trends}) and which of `asns` any snapshot of the version has.
-   * From the in-memory read model when it is at the stored revision (one primary-key read),
-   * else three queries. `revision`: one the caller read from {@link KcoreStore.revision} for
-   * this answer (e.g. for its ETag); a model at exactly that revision answers without reading
-   * it again, else the read goes as without it.
+   * The data revision: an opaque decimal string that every ingest changes in its own
+   * transaction, in whatever process it runs. Equal revisions mean equal stored data.
    */
-  trendView(
-    ipVersion: IpVersion,
-    asns: number[],
-    range?: DateRange,
-    revision?: string,
-  ): Promise<TrendView>
-  /** The subset of `asns` that appears in at least one stored snapshot of the version. */
-  knownAsns(ipVersion: IpVersion, asns: number[]): Promise<Set<number>>
-  /** Earliest and latest stored date of the version, or null when none is stored. */
-  dateRange(ipVersion: IpVersion): Promise<{ earliest: string; latest: string } | null>
+  readonly revision: string
+  /**
+   * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
+   * (inclusive; omitted ends are open), with the version's stored date range and which of `asns`
+   * any snapshot of the version has. From the in-memory read model when it is at
+   * {@link revision} (no query), else three queries while the model catches up beside them.
+   */
+  trends(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
+  /**
+   * The value of `key` at this reader's revision, computed once and kept (bounded, least
+   * recently used first) for later readers at the same revision; a newer revision drops it.
+   * Use it for answers derived from reads (serialized JSON); `key` must say everything the
+   * value depends on besides the stored data.
+   */
+  memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
+
   /** One entry per IP version that has at least one snapshot. */
   summary(): Promise<Partial<Record<IpVersion, VersionSummary>>>
   /** Stored snapshots of the version, oldest first. */
@@ -175,13 +188,6 @@ export interface KcoreStore {
   storedDates(ipVersion: IpVersion): Promise<string[]>
   /** Stored snapshots over both IP versions. */
   snapshotCount(): Promise<number>
-  /**
-   * The data revision: an opaque decimal string that every ingest changes in its own
-   * transaction, in whatever process it runs. Equal revisions mean equal stored data, so
-   * caches and ETags key on it. One primary-key read, shared by concurrent callers: each
-   * joins the next read sent after it asked, so it sees every commit that finished before.
-   */
-  revision(): Promise<string>
 
   // Research queries. Each one that names a date throws {@link SnapshotNotFoundError} when no
   // snapshot of the version is stored for it, and {@link InvalidQueryError} for a bad option.
@@ -201,10 +207,10 @@ export interface KcoreStore {
   /**
    * The record of a snapshot, how many of its ASes have `shell_index >= minShell`, and the
    * stamp of its content, from one committed state; pass the stamp to
-   * {@link KcoreStore.shellPages} so the rows are of the same content as the count.
+   * {@link KcoreReader.shellPages} so the rows are of the same content as the count.
    */
   shellListHead(ipVersion: IpVersion, date: string, minShell?: number): Promise<ShellListHead>
-  /** {@link KcoreStore.shellPages} one row object at a time, with `normalized_shell_index`. */
+  /** {@link KcoreReader.shellPages} one row object at a time, with `normalized_shell_index`. */
   shells(ipVersion: IpVersion, date: string, options?: ShellListOptions): AsyncGenerator<ShellRow>
   /** The k-core (`{k}`, default the snapshot's maximum) or the top-N ASes (`{top}`, 1..10000). */
   core(ipVersion: IpVersion, date: string, select?: CoreSelector): Promise<CoreAnswer>
@@ -216,7 +222,7 @@ export interface KcoreStore {
   asnOverview(asn: number): Promise<AsnOverview>
 }
 
-/** Options of {@link KcoreStore.shellPages} and {@link KcoreStore.shells}. */
+/** Options of {@link KcoreReader.shellPages} and {@link KcoreReader.shells}. */
 export interface ShellListOptions {
   /** Only ASes with `shell_index >= minShell` (an integer >= 0). */
   minShell?: number
@@ -229,7 +235,7 @@ export interface ShellListOptions {
   stamp?: string
 }
 
-/** Answer of {@link KcoreStore.shellListHead}. */
+/** Answer of {@link KcoreReader.shellListHead}. */
 export interface ShellListHead {
   snapshot: SnapshotInfo
   /** ASes with `shell_index >= minShell`. */
@@ -257,7 +263,7 @@ export interface ShellRow {
 /** `{k}`: the k-core (`shell_index >= k`); `{top}`: the N highest shell indices, ties by ASN. */
 export type CoreSelector = { k?: number } | { top: number }
 
-/** Answer of {@link KcoreStore.core}. */
+/** Answer of {@link KcoreReader.core}. */
 export interface CoreAnswer {
   date: string
   ip_version: IpVersion
@@ -269,7 +275,7 @@ export interface CoreAnswer {
   asns: number[]
 }
 
-/** Answer of {@link KcoreStore.distribution}. */
+/** Answer of {@link KcoreReader.distribution}. */
 export interface Distribution {
   date: string
   ip_version: IpVersion
@@ -279,7 +285,7 @@ export interface Distribution {
   shells: { shell_index: number; count: number }[]
 }
 
-/** Options of {@link KcoreStore.movers}. */
+/** Options of {@link KcoreReader.movers}. */
 export interface MoversOptions {
   /** The core compared (default: the maximum shell index of `to`). */
   k?: number
@@ -303,7 +309,7 @@ export interface RankMover {
   change: number
 }
 
-/** Answer of {@link KcoreStore.movers}. */
+/** Answer of {@link KcoreReader.movers}. */
 export interface Movers {
   ip_version: IpVersion
   from: string
@@ -329,7 +335,7 @@ export interface AsnVersionOverview {
   latest: TrendPoint
 }
 
-/** Answer of {@link KcoreStore.asnOverview}. */
+/** Answer of {@link KcoreReader.asnOverview}. */
 export interface AsnOverview {
   asn: number
   ipv4: AsnVersionOverview | null

@@ -1,8 +1,7 @@
 import type { Database } from '@kcore/db'
-import { revisionReads } from '@kcore/db'
-import type { IpVersion } from '@kcore/engine'
+import { createRevisionMemo, revisionReads } from '@kcore/db'
 import { ingestSnapshot } from './ingest-snapshot.js'
-import type { DateRange, KcoreStore, KcoreStoreOptions, TrendView } from './kcore-store-types.js'
+import type { KcoreReader, KcoreStore, KcoreStoreOptions, TrendView } from './kcore-store-types.js'
 import { migrateKcoreStore } from './migrate.js'
 import { queryAsnOverview } from './query-asn-overview.js'
 import { queryCore } from './query-core.js'
@@ -31,38 +30,55 @@ import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
  * const database = await openDatabase({})          // in-memory PGlite
  * const store = createKcoreStore(database)
  * await store.migrate()
- * const trends = await store.trends('ipv4', [3356, 174], { start: '2010-01-01' })
+ * const reader = await store.reader()
+ * const { trends } = await reader.trends('ipv4', [3356, 174], { start: '2010-01-01' })
  */
 export function createKcoreStore(database: Database, options: KcoreStoreOptions = {}): KcoreStore {
   const db = database.db.withTables<KcoreSchema>()
   const model = options.trendReadModel === false ? undefined : createTrendReadModel(db)
-  // Every trend read and conditional GET asks for it: concurrent askers share round trips, and
-  // on PGlite it is kept in memory until a commit moves it.
-  const revision = revisionReads(database, REVISION_CHANNEL, () => queryRevision(db))
+  // Every reader asks for it: concurrent askers share round trips, and on PGlite it is kept in
+  // memory until a commit moves it.
+  const readRevision = revisionReads(database, REVISION_CHANNEL, () => queryRevision(db))
+  const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
+  const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
-  /**
-   * Answers from the read model when it is at the stored revision, else with `sql` while the
-   * model advances a step beside it.
-   */
-  async function read<T>(
-    ipVersion: IpVersion,
-    asns: number[],
-    range: DateRange | undefined,
-    fromView: (view: TrendView) => T,
-    fromSql: () => Promise<T>,
-    known?: string,
-  ): Promise<T> {
-    assertIpVersion(ipVersion)
-    assertAsns(asns)
-    assertDateRange(range)
-    if (!model) return fromSql()
-    // A revision the caller just read (its ETag's) serves if the model is exactly there.
-    const view =
-      (known === undefined ? undefined : model.view(known, ipVersion, asns, range)) ??
-      model.view(await revision(), ipVersion, asns, range)
-    if (view) return fromView(view)
-    const [answer] = await Promise.all([fromSql(), model.advance()])
-    return answer
+  function readerAt(revision: string): KcoreReader {
+    return {
+      revision,
+      async trends(ipVersion, asns, range) {
+        assertIpVersion(ipVersion)
+        assertAsns(asns)
+        assertDateRange(range)
+        const view = model?.view(revision, ipVersion, asns, range)
+        if (view) return view
+        const fromSql = async (): Promise<TrendView> => {
+          const [dateRange, trends, known] = await Promise.all([
+            queryDateRange(db, ipVersion),
+            queryTrends(db, ipVersion, asns, range),
+            queryKnownAsns(db, ipVersion, asns),
+          ])
+          return { dateRange, trends, known }
+        }
+        if (!model) return fromSql()
+        // The model advances a step beside the SQL answer, so it catches up with the reads.
+        const [answer] = await Promise.all([fromSql(), model.advance()])
+        return answer
+      },
+      memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
+      summary: () => querySummary(db),
+      snapshots: (ipVersion) => querySnapshots(db, ipVersion),
+      storedDates: (ipVersion) => queryStoredDates(db, ipVersion),
+      snapshotCount: () => querySnapshotCount(db),
+      snapshot: (ipVersion, date) => querySnapshot(db, ipVersion, date),
+      shellPages: (ipVersion, date, options) => queryShellPages(db, ipVersion, date, options),
+      shellListHead: (ipVersion, date, minShell) =>
+        queryShellListHead(db, ipVersion, date, minShell),
+      shells: (ipVersion, date, options) => queryShells(db, ipVersion, date, options),
+      core: (ipVersion, date, select) => queryCore(db, ipVersion, date, select),
+      distribution: (ipVersion, date) => queryDistribution(db, ipVersion, date),
+      movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),
+      asnOverview: (asn) => queryAsnOverview(db, asn),
+    }
   }
 
   return {
@@ -73,58 +89,6 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     ingest: (snapshot, options) => ingestSnapshot(db, snapshot, options),
     vacuumShells: (ipVersion) => vacuumShellTable(db, ipVersion),
     loadTrendModel: async () => model?.catchUp(),
-    trends: (ipVersion, asns, range) =>
-      read(
-        ipVersion,
-        asns,
-        range,
-        (view) => view.trends,
-        () => queryTrends(db, ipVersion, asns, range),
-      ),
-    trendView: (ipVersion, asns, range, atRevision) =>
-      read(
-        ipVersion,
-        asns,
-        range,
-        (view) => view,
-        async () => {
-          const [dateRange, trends, known] = await Promise.all([
-            queryDateRange(db, ipVersion),
-            queryTrends(db, ipVersion, asns, range),
-            queryKnownAsns(db, ipVersion, asns),
-          ])
-          return { dateRange, trends, known }
-        },
-        atRevision,
-      ),
-    knownAsns: (ipVersion, asns) =>
-      read(
-        ipVersion,
-        asns,
-        undefined,
-        (view) => view.known,
-        () => queryKnownAsns(db, ipVersion, asns),
-      ),
-    dateRange: (ipVersion) =>
-      read(
-        ipVersion,
-        [],
-        undefined,
-        (view) => view.dateRange,
-        () => queryDateRange(db, ipVersion),
-      ),
-    summary: () => querySummary(db),
-    snapshots: (ipVersion) => querySnapshots(db, ipVersion),
-    storedDates: (ipVersion) => queryStoredDates(db, ipVersion),
-    snapshotCount: () => querySnapshotCount(db),
-    snapshot: (ipVersion, date) => querySnapshot(db, ipVersion, date),
-    shellPages: (ipVersion, date, options) => queryShellPages(db, ipVersion, date, options),
-    shellListHead: (ipVersion, date, minShell) => queryShellListHead(db, ipVersion, date, minShell),
-    shells: (ipVersion, date, options) => queryShells(db, ipVersion, date, options),
-    core: (ipVersion, date, select) => queryCore(db, ipVersion, date, select),
-    distribution: (ipVersion, date) => queryDistribution(db, ipVersion, date),
-    movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),
-    asnOverview: (asn) => queryAsnOverview(db, asn),
-    revision,
+    reader: async () => readerAt(await readRevision()),
   }
 }

@@ -1,4 +1,5 @@
 import { migrateToLatest } from '@kcore/db'
+import { migrateWebhooks } from '@kcore/db/webhooks'
 import type { Kysely } from 'kysely'
 import { KcoreStoreError } from './errors.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.js'
@@ -11,11 +12,17 @@ export class KcoreMigrationError extends KcoreStoreError {
   }
 }
 
-/** Runs every pending migration of the store (`@kcore/db`'s `migrateToLatest`). */
-export function migrateKcoreStore<DB>(db: Kysely<DB>): Promise<void> {
-  return migrateToLatest(
+/**
+ * Runs every pending migration of the store (`@kcore/db`'s `migrateToLatest`), and the webhook
+ * outbox's: `ingest` writes its messages there, so the store migrates what it writes to (a host
+ * using the store gets working webhooks without a step of its own; `migrateWebhooks` is
+ * idempotent, with its own migration table, so the calendar store running it too is harmless).
+ */
+export async function migrateKcoreStore<DB>(db: Kysely<DB>): Promise<void> {
+  await migrateToLatest(
     db,
     { provider: migrationProvider, table: MIGRATION_TABLE, lockTable: MIGRATION_LOCK_TABLE },
     (message, cause) => new KcoreMigrationError(`k-core store ${message}`, { cause }),
   )
+  await migrateWebhooks(db)
 }

@@ -85,6 +85,6 @@ export async function assertStorableSnapshot(
   const asnCount = snapshot.decomposition.asns.length
   assertHasData(source, asnCount, snapshot.linkCount)
   if (options.allowImplausible) return
-  const stored = await store.snapshots(snapshot.ipVersion)
+  const stored = await (await store.reader()).snapshots(snapshot.ipVersion)
   assertPlausibleSize(source, asnCount, neighboursOf(stored, snapshot.date))
 }

@@ -109,13 +109,19 @@ export async function syncFromProvider(
         result.error =
           `refresh deadline of ${deadlineMs} ms passed; stored before it: ` +
           (result.added.length > 0 ? result.added.join(', ') : 'nothing')
-        result.latestDate = (await options.store.dateRange(version))?.latest ?? null
+        result.latestDate = await latestDate(options.store, version)
       }
     }
     return results
   })
   if (!outcome.acquired) throw new RefreshInProgressError()
   return outcome.value
+}
+
+/** The newest stored date of the version, or null when none is. */
+async function latestDate(store: KcoreStore, ipVersion: IpVersion): Promise<string | null> {
+  const reader = await store.reader()
+  return (await reader.trends(ipVersion, [])).dateRange?.latest ?? null
 }
 
 function emptyResult(): VersionSyncResult {
@@ -136,11 +142,11 @@ async function syncVersion(
   } catch (error) {
     if (signal?.aborted) throw signal.reason
     result.error = `listing ${ipVersion} snapshots failed: ${messageOf(error)}`
-    result.latestDate = (await store.dateRange(ipVersion))?.latest ?? null
+    result.latestDate = await latestDate(store, ipVersion)
     return result
   }
 
-  const stored = new Set(await store.storedDates(ipVersion))
+  const stored = new Set(await (await store.reader()).storedDates(ipVersion))
   const byDate = new Map<string, SnapshotRef>()
   for (const ref of refs) {
     if (ref.ipVersion !== ipVersion || stored.has(ref.date)) continue
@@ -212,7 +218,7 @@ async function syncVersion(
     const list = result.failures.map((f) => `${f.date}: ${f.error}`).join('; ')
     result.error = `${result.failures.length} of ${todo.length} ${ipVersion} snapshots failed (${list})`
   }
-  result.latestDate = (await store.dateRange(ipVersion))?.latest ?? null
+  result.latestDate = await latestDate(store, ipVersion)
   return result
 }
 

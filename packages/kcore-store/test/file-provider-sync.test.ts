@@ -46,7 +46,13 @@ describe.each(testDatabases())('syncFromProvider with a file:// mirror on $name'
     })
     expect(first.ipv4?.failures.map((f) => f.date)).toEqual(['2014-08-01'])
     expect(first.ipv6).toMatchObject({ checked: true, added: ['2014-01-01'], error: null })
-    expect((await store.snapshots('ipv4')).map((s) => [s.date, s.unique_asns, s.source])).toEqual([
+    expect(
+      (await (await store.reader()).snapshots('ipv4')).map((s) => [
+        s.date,
+        s.unique_asns,
+        s.source,
+      ]),
+    ).toEqual([
       ['2014-06-01', 81, '20140601.as-rel.txt.bz2'],
       ['2015-01-01', 3_233, '20150101.as-rel.txt.bz2'],
     ])
@@ -61,7 +67,7 @@ describe.each(testDatabases())('syncFromProvider with a file:// mirror on $name'
       failures: [],
     })
     expect(second.ipv6).toMatchObject({ checked: true, added: [] })
-    expect((await store.snapshots('ipv4'))[1]).toMatchObject({
+    expect((await (await store.reader()).snapshots('ipv4'))[1]).toMatchObject({
       date: '2014-08-01',
       unique_asns: 4_613,
     })

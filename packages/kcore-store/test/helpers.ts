@@ -2,9 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Database, openPostgresDatabase } from '@kcore/db'
 import type { CoreDecomposition } from '@kcore/engine'
-import { sql } from 'kysely'
 
 export { FIXTURE, MALFORMED_FIXTURE } from '../src/testing/fixtures.js'
 export {
@@ -41,16 +39,4 @@ export function decomposition(pairs: [number, number][]): CoreDecomposition {
   return { asns, shells, maxShell: shells.reduce((m, s) => Math.max(m, s), 0) }
 }
 
-/**
- * A second, independent connection pool to the same database: a real second process on
- * PostgreSQL. PGlite has one connection per process, so there it is the same object.
- */
-export async function secondConnection(database: Database): Promise<Database> {
-  if (database.dialect === 'pglite') return { ...database, close: async () => {} }
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-    database.db,
-  )
-  const url = new URL(process.env.DATABASE_URL!)
-  url.pathname = `/${rows[0]!.name}`
-  return openPostgresDatabase(url.toString())
-}
+export { secondConnection } from '@kcore/db/testing'

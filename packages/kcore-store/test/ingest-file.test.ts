@@ -37,7 +37,7 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
       asns: 81,
       maxShell: expect.any(Number),
     })
-    const [snapshot] = await store.snapshots('ipv4')
+    const [snapshot] = await (await store.reader()).snapshots('ipv4')
     expect(snapshot).toMatchObject({
       date: '2014-06-01',
       unique_asns: 81,
@@ -50,7 +50,7 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
   it('stores the real 2013-02-01 snapshot with its known max shell index', async () => {
     const info = await ingestFile(store, `${caida}20130201.as-rel.txt.bz2`)
     expect(info).toEqual({ ipVersion: 'ipv4', date: '2013-02-01', asns: 43_560, maxShell: 66 })
-    expect(await store.summary()).toEqual({
+    expect(await (await store.reader()).summary()).toEqual({
       ipv4: {
         snapshot_count: 1,
         date_range: ['2013-02-01', '2013-02-01'],
@@ -58,7 +58,7 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
         max_shell_index: 66,
       },
     })
-    const top = (await store.trends('ipv4', [3356])).get(3356)
+    const top = (await (await store.reader()).trends('ipv4', [3356])).trends.get(3356)
     expect(top).toEqual([
       { date: '2013-02-01', shell_index: 66, max_shell_index: 66, normalized_shell_index: 1 },
     ])
@@ -69,9 +69,12 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
     const info = await ingestFile(store, fixture, { ipVersion: 'ipv6', date: '2014-07-01' })
     expect(info).toMatchObject({ ipVersion: 'ipv6', date: '2014-07-01', asns: 81 })
     await ingestFile(store, fixture)
-    expect(await store.storedDates('ipv4')).toEqual(['2014-06-01'])
-    expect(await store.storedDates('ipv6')).toEqual(['2014-07-01'])
-    expect((await store.summary()).ipv4).toMatchObject({ snapshot_count: 1, total_asns: 81 })
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2014-06-01'])
+    expect(await (await store.reader()).storedDates('ipv6')).toEqual(['2014-07-01'])
+    expect((await (await store.reader()).summary()).ipv4).toMatchObject({
+      snapshot_count: 1,
+      total_asns: 81,
+    })
   })
 
   it('says clearly when the name tells neither version nor date', async () => {
@@ -85,7 +88,7 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
     )
     const info = await ingestFile(store, odd, { ipVersion: 'ipv4', date: '2014-06-01' })
     expect(info.asns).toBe(81)
-    expect((await store.snapshots('ipv4'))[0]?.source).toBe('snapshot.bz2')
+    expect((await (await store.reader()).snapshots('ipv4'))[0]?.source).toBe('snapshot.bz2')
   })
 
   it('rejects an unreal date and a missing file without storing anything', async () => {
@@ -95,6 +98,6 @@ describe.each(testDatabases())('ingestFile on $name', ({ open }) => {
     await expect(ingestFile(store, join(dir.path, '20240101.as-rel.txt.bz2'))).rejects.toThrow(
       /ENOENT/,
     )
-    expect(await store.snapshotCount()).toBe(0)
+    expect(await (await store.reader()).snapshotCount()).toBe(0)
   })
 })

@@ -48,14 +48,14 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
       const before = createKcoreStore(database)
       await before.migrate()
       await ingestFile(before, FIXTURE)
-      const snapshots = await before.snapshots('ipv4')
+      const snapshots = await (await before.reader()).snapshots('ipv4')
       const { rows } = await sql<{ name: string }>`
         select name from kcore_migration order by name`.execute(database.db)
       expect(rows.map((r) => r.name)).toEqual(RELEASED)
       // A new process with this layout: nothing to run, nothing lost.
       const after = createKcoreStore(database)
       await after.migrate()
-      expect(await after.snapshots('ipv4')).toEqual(snapshots)
+      expect(await (await after.reader()).snapshots('ipv4')).toEqual(snapshots)
       const again = await sql<{ n: number }>`
         select count(*)::int as n from kcore_migration`.execute(database.db)
       expect(again.rows[0]!.n).toBe(RELEASED.length)

@@ -46,7 +46,7 @@ describe.each(testDatabases())('provenance captured at ingest on $name', ({ open
     const mtime = new Date('2014-06-03T04:05:06.789Z')
     await utimes(local, mtime, mtime)
     await ingestFile(store, local)
-    expect(await store.snapshot('ipv4', '2014-06-01')).toMatchObject({
+    expect(await (await store.reader()).snapshot('ipv4', '2014-06-01')).toMatchObject({
       source: '20140601.as-rel2.txt.bz2',
       source_url: null,
       serial: 2,
@@ -65,7 +65,7 @@ describe.each(testDatabases())('provenance captured at ingest on $name', ({ open
     await utimes(mirrored, mtime, mtime)
     const baseUrl = `${pathToFileURL(join(dir.path, 'mirror')).href}/`
     await syncFromProvider({ store, provider: createProvider({ baseUrl }), ipVersions: ['ipv4'] })
-    const record = await store.snapshot('ipv4', '2014-06-01')
+    const record = await (await store.reader()).snapshot('ipv4', '2014-06-01')
     expect(record).toMatchObject({
       source_url: `${baseUrl}serial-1/20140601.as-rel.txt.bz2`,
       serial: 1,
@@ -89,7 +89,7 @@ describe.each(testDatabases())('provenance captured at ingest on $name', ({ open
     }
     await store.ingest(snapshot)
     await store.ingest({ ...snapshot, provenance: { sha256: 'b'.repeat(64) } })
-    expect(await store.snapshot('ipv4', '2024-01-01')).toMatchObject({
+    expect(await (await store.reader()).snapshot('ipv4', '2024-01-01')).toMatchObject({
       sha256: 'b'.repeat(64),
       source_url: null,
       serial: null,

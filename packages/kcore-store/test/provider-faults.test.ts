@@ -225,14 +225,14 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
     await vi.waitFor(() => expect(server.requests).toContain(stalled), WAIT)
     // the files are fetched ahead of storing: the first one is stored while the second stalls
     await vi.waitFor(
-      async () => expect(await store.storedDates('ipv4')).toEqual(['2016-01-01']),
+      async () => expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2016-01-01']),
       WAIT,
     )
     controller.abort(new Error('stopped by test'))
     await expect(run).rejects.toThrow('stopped by test')
     await vi.waitFor(() => expect(server.abandoned).toEqual([stalled]), WAIT)
     expect(server.requests.filter((r) => r === stalled)).toHaveLength(1) // not retried
-    expect(await store.storedDates('ipv4')).toEqual(['2016-01-01'])
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2016-01-01'])
     await expectNothingStored('ipv4', ['2016-02-01', '2016-03-01'])
 
     // the lock was released: the next run (provider fixed) finishes the job
@@ -257,7 +257,7 @@ describe.each(testDatabases())('refresh against a faulty HTTP provider on $name'
       failures: [],
     })
     expect(first.ipv6).toMatchObject({ checked: true, added: ['2017-01-01'], error: null })
-    expect(await store.storedDates('ipv4')).toEqual([])
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual([])
 
     server.listingFailures = 1 // one 500, then the retry answers
     const second = await syncFromProvider({ store, provider, ipVersions: ['ipv4', 'ipv6'] })

@@ -57,20 +57,23 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
           await put('2024-01-01', pairs)
           const sorted = byAsn(pairs)
           const max = Math.max(...pairs.map(([, s]) => s))
-          const core = await store.core('ipv4', '2024-01-01', { k })
+          const core = await (await store.reader()).core('ipv4', '2024-01-01', { k })
           expect(core.asns).toEqual(sorted.filter(([, s]) => s >= k).map(([a]) => a))
-          const innermost = await store.core('ipv4', '2024-01-01')
+          const innermost = await (await store.reader()).core('ipv4', '2024-01-01')
           expect(innermost.k).toBe(max)
           expect(innermost.asns).toEqual(sorted.filter(([, s]) => s === max).map(([a]) => a))
           const ranked = [...pairs].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, top)
-          const topped = await store.core('ipv4', '2024-01-01', { top })
+          const topped = await (await store.reader()).core('ipv4', '2024-01-01', { top })
           expect(topped.asns).toEqual(ranked.map(([a]) => a).sort((a, b) => a - b))
           expect(topped.k).toBe(ranked.at(-1)![1])
           const rows: [number, number][] = []
-          for await (const row of store.shells('ipv4', '2024-01-01', { pageSize, minShell: k }))
+          for await (const row of (await store.reader()).shells('ipv4', '2024-01-01', {
+            pageSize,
+            minShell: k,
+          }))
             rows.push([row.asn, row.shell_index])
           expect(rows).toEqual(sorted.filter(([, s]) => s >= k))
-          const { shells } = await store.distribution('ipv4', '2024-01-01')
+          const { shells } = await (await store.reader()).distribution('ipv4', '2024-01-01')
           expect(shells.reduce((n, s) => n + s.count, 0)).toBe(pairs.length)
           for (const { shell_index, count } of shells)
             expect(count).toBe(pairs.filter(([, s]) => s === shell_index).length)
@@ -91,7 +94,7 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       [3, 1],
       [4, 2],
     ])
-    const movers = await store.movers('ipv4', '2024-01-01', '2024-02-01')
+    const movers = await (await store.reader()).movers('ipv4', '2024-01-01', '2024-02-01')
     expect(movers).toEqual({
       ip_version: 'ipv4',
       from: '2024-01-01',
@@ -108,32 +111,67 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       ],
       fallers: [],
     })
-    const back = await store.movers('ipv4', '2024-02-01', '2024-01-01', { k: 0, limit: 1 })
+    const back = await (await store.reader()).movers('ipv4', '2024-02-01', '2024-01-01', {
+      k: 0,
+      limit: 1,
+    })
     expect(back.left).toEqual([{ asn: 4, from_shell: 2, to_shell: null }])
     expect(back.entered).toEqual([{ asn: 1, from_shell: null, to_shell: 0 }])
     expect(back.fallers).toEqual([{ asn: 2, from_shell: 2, to_shell: 0, change: -1 }])
-    const same = await store.movers('ipv4', '2024-02-01', '2024-02-01', { k: 1 })
+    const same = await (await store.reader()).movers('ipv4', '2024-02-01', '2024-02-01', { k: 1 })
     expect([same.entered, same.left, same.risers, same.fallers]).toEqual([[], [], [], []])
   })
 
   it('refuses options out of range before any SQL, with InvalidQueryError naming the field', async () => {
     await put('2024-01-01', [[1, 1]])
     const bad: [string, () => Promise<unknown>][] = [
-      ['k', () => store.core('ipv4', '2024-01-01', { k: -1 })],
-      ['k', () => store.core('ipv4', '2024-01-01', { k: 1.5 })],
-      ['k', () => store.core('ipv4', '2024-01-01', { k: 2 ** 53 })],
-      ['k', () => store.movers('ipv4', '2024-01-01', '2024-01-01', { k: 2 ** 53 })],
-      ['minShell', () => store.shells('ipv4', '2024-01-01', { minShell: 2 ** 53 }).next()],
-      ['k', () => store.core('ipv4', '2024-01-01', { k: Number.NaN })],
-      ['top', () => store.core('ipv4', '2024-01-01', { top: 0 })],
-      ['top', () => store.core('ipv4', '2024-01-01', { top: 10_001 })],
-      ['top', () => store.core('ipv4', '2024-01-01', { top: '5' as unknown as number })],
-      ['limit', () => store.movers('ipv4', '2024-01-01', '2024-01-01', { limit: 0 })],
-      ['limit', () => store.movers('ipv4', '2024-01-01', '2024-01-01', { limit: 10_001 })],
-      ['k', () => store.movers('ipv4', '2024-01-01', '2024-01-01', { k: -1 })],
-      ['minShell', () => store.shells('ipv4', '2024-01-01', { minShell: -1 }).next()],
-      ['pageSize', () => store.shellPages('ipv4', '2024-01-01', { pageSize: 0 }).next()],
-      ['pageSize', () => store.shellPages('ipv4', '2024-01-01', { pageSize: 100_001 }).next()],
+      ['k', async () => (await store.reader()).core('ipv4', '2024-01-01', { k: -1 })],
+      ['k', async () => (await store.reader()).core('ipv4', '2024-01-01', { k: 1.5 })],
+      ['k', async () => (await store.reader()).core('ipv4', '2024-01-01', { k: 2 ** 53 })],
+      [
+        'k',
+        async () =>
+          (await store.reader()).movers('ipv4', '2024-01-01', '2024-01-01', { k: 2 ** 53 }),
+      ],
+      [
+        'minShell',
+        async () =>
+          (await store.reader()).shells('ipv4', '2024-01-01', { minShell: 2 ** 53 }).next(),
+      ],
+      ['k', async () => (await store.reader()).core('ipv4', '2024-01-01', { k: Number.NaN })],
+      ['top', async () => (await store.reader()).core('ipv4', '2024-01-01', { top: 0 })],
+      ['top', async () => (await store.reader()).core('ipv4', '2024-01-01', { top: 10_001 })],
+      [
+        'top',
+        async () =>
+          (await store.reader()).core('ipv4', '2024-01-01', { top: '5' as unknown as number }),
+      ],
+      [
+        'limit',
+        async () => (await store.reader()).movers('ipv4', '2024-01-01', '2024-01-01', { limit: 0 }),
+      ],
+      [
+        'limit',
+        async () =>
+          (await store.reader()).movers('ipv4', '2024-01-01', '2024-01-01', { limit: 10_001 }),
+      ],
+      [
+        'k',
+        async () => (await store.reader()).movers('ipv4', '2024-01-01', '2024-01-01', { k: -1 }),
+      ],
+      [
+        'minShell',
+        async () => (await store.reader()).shells('ipv4', '2024-01-01', { minShell: -1 }).next(),
+      ],
+      [
+        'pageSize',
+        async () => (await store.reader()).shellPages('ipv4', '2024-01-01', { pageSize: 0 }).next(),
+      ],
+      [
+        'pageSize',
+        async () =>
+          (await store.reader()).shellPages('ipv4', '2024-01-01', { pageSize: 100_001 }).next(),
+      ],
     ]
     for (const [field, call] of bad) {
       const error = await call().then(
@@ -144,14 +182,18 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       expect((error as InvalidQueryError).field).toBe(field)
       expect((error as InvalidQueryError).code).toBe('invalid_query')
     }
-    const top = await store.core('ipv4', '2024-01-01', { top: 10_000 })
+    const top = await (await store.reader()).core('ipv4', '2024-01-01', { top: 10_000 })
     expect(top.asns).toEqual([1])
     // Far above any int4 shell index: empty answers, not errors.
     const huge = 2 ** 53 - 1
-    expect((await store.core('ipv4', '2024-01-01', { k: huge })).asns).toEqual([])
-    const movers = await store.movers('ipv4', '2024-01-01', '2024-01-01', { k: huge })
+    expect((await (await store.reader()).core('ipv4', '2024-01-01', { k: huge })).asns).toEqual([])
+    const movers = await (await store.reader()).movers('ipv4', '2024-01-01', '2024-01-01', {
+      k: huge,
+    })
     expect(movers.k).toBe(huge)
-    expect(await store.shells('ipv4', '2024-01-01', { minShell: huge }).next()).toEqual({
+    expect(
+      await (await store.reader()).shells('ipv4', '2024-01-01', { minShell: huge }).next(),
+    ).toEqual({
       done: true,
       value: undefined,
     })
@@ -160,12 +202,12 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
   it('names a date that is not stored (of that version) with SnapshotNotFoundError', async () => {
     await put('2024-01-01', [[1, 1]], 'ipv6')
     const calls = [
-      () => store.snapshot('ipv4', '2024-01-01'),
-      () => store.core('ipv4', '2024-01-01'),
-      () => store.distribution('ipv4', '2024-01-01'),
-      () => store.shellPages('ipv4', '2024-01-01').next(),
-      () => store.movers('ipv6', '2024-01-01', '2024-02-01'),
-      () => store.movers('ipv6', '1000-01-01', '2024-01-01'),
+      async () => (await store.reader()).snapshot('ipv4', '2024-01-01'),
+      async () => (await store.reader()).core('ipv4', '2024-01-01'),
+      async () => (await store.reader()).distribution('ipv4', '2024-01-01'),
+      async () => (await store.reader()).shellPages('ipv4', '2024-01-01').next(),
+      async () => (await store.reader()).movers('ipv6', '2024-01-01', '2024-02-01'),
+      async () => (await store.reader()).movers('ipv6', '1000-01-01', '2024-01-01'),
     ]
     for (const call of calls) {
       const error = await call().catch((e: unknown) => e)
@@ -173,7 +215,9 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       expect(error).toBeInstanceOf(KcoreStoreError)
       expect((error as SnapshotNotFoundError).code).toBe('snapshot_not_found')
     }
-    await expect(store.snapshot('ipv4', '2024-02-30')).rejects.toThrow(InvalidQueryError)
+    await expect((await store.reader()).snapshot('ipv4', '2024-02-30')).rejects.toThrow(
+      InvalidQueryError,
+    )
   })
 
   it('overviews an AS in either version and refuses one in neither', async () => {
@@ -182,7 +226,7 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       [7, 1],
     ])
     await put('2024-02-01', [[7, 2]], 'ipv6')
-    const overview = await store.asnOverview(4_294_967_295)
+    const overview = await (await store.reader()).asnOverview(4_294_967_295)
     expect(overview.ipv4?.latest).toEqual({
       date: '2024-01-01',
       shell_index: 3,
@@ -190,11 +234,11 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       normalized_shell_index: 1,
     })
     expect(overview.ipv6).toBeNull()
-    expect((await store.asnOverview(7)).ipv6?.snapshots).toBe(1)
-    const error = await store.asnOverview(0).catch((e: unknown) => e)
+    expect((await (await store.reader()).asnOverview(7)).ipv6?.snapshots).toBe(1)
+    const error = await (await store.reader()).asnOverview(0).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AsnNotFoundError)
     expect((error as AsnNotFoundError).code).toBe('asn_not_found')
-    await expect(store.asnOverview(2 ** 32)).rejects.toThrow(InvalidQueryError)
+    await expect((await store.reader()).asnOverview(2 ** 32)).rejects.toThrow(InvalidQueryError)
   })
 
   it('keeps every typed error in one hierarchy with a stable code', () => {
@@ -219,8 +263,8 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
       const upgraded = createKcoreStore(fresh)
       await upgraded.migrate()
       const rows = [
-        ...(await upgraded.snapshots('ipv4')),
-        ...(await upgraded.snapshots('ipv6')),
+        ...(await (await upgraded.reader()).snapshots('ipv4')),
+        ...(await (await upgraded.reader()).snapshots('ipv6')),
       ].map(({ serial, source_url, sha256, file_modified, engine_version }) => ({
         serial,
         source_url,

@@ -41,7 +41,7 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
   })
 
   it('finds the 2013-02-01 innermost core: the 66-core, 158 ASes, as the engine computes it', async () => {
-    const core = await store.core('ipv4', '2013-02-01')
+    const core = await (await store.reader()).core('ipv4', '2013-02-01')
     const expected = [...feb.map].filter(([, s]) => s >= feb.max).map(([a]) => a)
     expect(feb.max).toBe(66)
     expect(core).toMatchObject({ k: 66, max_shell_index: 66, count: 158, date: '2013-02-01' })
@@ -50,7 +50,7 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
 
   it('answers every k-core, including k above the maximum (empty) and k = 0 (everything)', async () => {
     for (const k of [0, 1, 2, 10, 33, 65, 66, 67, 2_147_483_647]) {
-      const core = await store.core('ipv4', '2013-02-01', { k })
+      const core = await (await store.reader()).core('ipv4', '2013-02-01', { k })
       const expected = [...feb.map].filter(([, s]) => s >= k).map(([a]) => a)
       expect(core.k).toBe(k)
       expect(core.count).toBe(expected.length)
@@ -61,7 +61,7 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
   it('picks the top N by shell index with ties broken by ASN', async () => {
     const ranked = [...feb.map].sort((a, b) => b[1] - a[1] || a[0] - b[0])
     for (const top of [1, 100, 158, 159, 10_000]) {
-      const core = await store.core('ipv4', '2013-02-01', { top })
+      const core = await (await store.reader()).core('ipv4', '2013-02-01', { top })
       const chosen = ranked.slice(0, top)
       expect(core.count).toBe(chosen.length)
       expect(core.k).toBe(chosen.at(-1)![1])
@@ -70,7 +70,7 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
   })
 
   it('counts every shell: the distribution sums to the 43,560 ASes of 2013-02-01', async () => {
-    const distribution = await store.distribution('ipv4', '2013-02-01')
+    const distribution = await (await store.reader()).distribution('ipv4', '2013-02-01')
     const counts = new Map<number, number>()
     for (const s of feb.map.values()) counts.set(s, (counts.get(s) ?? 0) + 1)
     expect(distribution.shells).toEqual(
@@ -85,14 +85,17 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
   it('streams the whole shell list in keyset pages, equal to the decomposition for every AS', async () => {
     for (const pageSize of [1_000, 7_777, 43_560, 100_000]) {
       const seen: [number, number][] = []
-      for await (const page of store.shellPages('ipv4', '2013-02-01', { pageSize })) {
+      for await (const page of (await store.reader()).shellPages('ipv4', '2013-02-01', {
+        pageSize,
+      })) {
         expect(page.asns.length).toBeLessThanOrEqual(pageSize)
         for (let i = 0; i < page.asns.length; i++) seen.push([page.asns[i]!, page.shells[i]!])
       }
       expect(seen).toEqual([...feb.map].sort((a, b) => a[0] - b[0]))
     }
     const rows = []
-    for await (const row of store.shells('ipv4', '2013-02-01', { minShell: 60 })) rows.push(row)
+    for await (const row of (await store.reader()).shells('ipv4', '2013-02-01', { minShell: 60 }))
+      rows.push(row)
     const expected = [...feb.map].filter(([, s]) => s >= 60).sort((a, b) => a[0] - b[0])
     expect(rows.map((r) => [r.asn, r.shell_index])).toEqual(expected)
     for (const r of rows) expect(r.normalized_shell_index).toBe(r.shell_index / 66)
@@ -100,7 +103,10 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
 
   it('finds movers between two real snapshots as a brute-force diff does', async () => {
     for (const k of [undefined, 1, 30]) {
-      const movers = await store.movers('ipv4', '2013-01-01', '2013-02-01', { k, limit: 10_000 })
+      const movers = await (await store.reader()).movers('ipv4', '2013-01-01', '2013-02-01', {
+        k,
+        limit: 10_000,
+      })
       const kk = k ?? feb.max
       expect(movers.k).toBe(kk)
       const all = new Set([...jan.map.keys(), ...feb.map.keys()])
@@ -131,13 +137,15 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
       expect(movers.risers).toEqual(risers.slice(0, 10_000))
       expect(movers.fallers).toEqual(fallers.slice(0, 10_000))
     }
-    const limited = await store.movers('ipv4', '2013-01-01', '2013-02-01', { limit: 5 })
+    const limited = await (await store.reader()).movers('ipv4', '2013-01-01', '2013-02-01', {
+      limit: 5,
+    })
     expect(limited.risers).toHaveLength(5)
     expect(limited.fallers).toHaveLength(5)
   })
 
   it('gives an AS overview from both versions', async () => {
-    const overview = await store.asnOverview(3356)
+    const overview = await (await store.reader()).asnOverview(3356)
     expect(overview).toEqual({
       asn: 3356,
       ipv4: {
@@ -156,7 +164,7 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
   })
 
   it('records provenance: file name, serial 1, engine version; no URL for a local file', async () => {
-    const record = await store.snapshot('ipv4', '2013-02-01')
+    const record = await (await store.reader()).snapshot('ipv4', '2013-02-01')
     expect(record).toMatchObject({
       date: '2013-02-01',
       max_shell_index: 66,
@@ -166,6 +174,8 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
       source_url: null,
     })
     expect(record.engine_version).toMatch(/^\d+\.\d+\.\d+/)
-    await expect(store.snapshot('ipv4', '2013-03-01')).rejects.toThrow(SnapshotNotFoundError)
+    await expect((await store.reader()).snapshot('ipv4', '2013-03-01')).rejects.toThrow(
+      SnapshotNotFoundError,
+    )
   })
 })

@@ -30,42 +30,42 @@ describe.each(testDatabases())('data revision on $name', ({ open }) => {
   })
 
   it('changes with every ingest, new date or replaced, as seen from another connection', async () => {
-    const seen = [await other.revision()]
+    const seen = [(await other.reader()).revision]
     await store.ingest(
       snapshot('2020-01-01', [
         [1, 1],
         [2, 1],
       ]),
     )
-    seen.push(await other.revision())
+    seen.push((await other.reader()).revision)
     await store.ingest(
       snapshot('2020-01-01', [
         [1, 1],
         [3, 1],
       ]),
     )
-    seen.push(await other.revision())
+    seen.push((await other.reader()).revision)
     await other.ingest(
       snapshot('2020-02-01', [
         [1, 1],
         [2, 1],
       ]),
     )
-    seen.push(await store.revision())
+    seen.push((await store.reader()).revision)
     expect(new Set(seen).size).toBe(seen.length)
-    expect(await store.revision()).toBe(await other.revision())
+    expect((await store.reader()).revision).toBe((await other.reader()).revision)
   })
 
   it('keeps the revision when an ingest fails and rolls back', async () => {
-    const before = await store.revision()
+    const before = (await store.reader()).revision
     await expect(
       store.ingest({ ...snapshot('2020-03-01', [[1, 1]]), date: '2020-02-30' }),
     ).rejects.toThrow()
-    expect(await other.revision()).toBe(before)
+    expect((await other.reader()).revision).toBe(before)
   })
 
   it('counts every committed ingest exactly once under concurrency', async () => {
-    const before = BigInt(await store.revision())
+    const before = BigInt((await store.reader()).revision)
     const dates = Array.from({ length: 12 }, (_, i) => `2021-${String(i + 1).padStart(2, '0')}-01`)
     await Promise.all(
       dates.map((date, i) =>
@@ -77,7 +77,7 @@ describe.each(testDatabases())('data revision on $name', ({ open }) => {
         ),
       ),
     )
-    expect(BigInt(await store.revision()) - before).toBe(BigInt(dates.length))
+    expect(BigInt((await store.reader()).revision) - before).toBe(BigInt(dates.length))
     const { rows } = await sql<{ n: string }>`select count(*) as n from kcore_revision`.execute(
       store.database.db,
     )

@@ -80,7 +80,7 @@ describe.each(testDatabases())('snapshots that must not be stored, on $name', ({
         error: null,
         failures: [],
       })
-      expect(await store.snapshots('ipv4')).toMatchObject([
+      expect(await (await store.reader()).snapshots('ipv4')).toMatchObject([
         { date: '2005-01-01', unique_asns: 5, link_count: 7 },
         { date: '2005-02-01', unique_asns: 5, link_count: 7 },
       ])
@@ -190,6 +190,6 @@ describe.each(testDatabases())('snapshots that must not be stored, on $name', ({
 
     const info = await ingestFile(store, path('20240701.as-rel.txt'), { allowImplausible: true })
     expect(info).toMatchObject({ date: '2024-07-01', asns: 3 })
-    expect(await store.storedDates('ipv4')).toEqual(['2024-06-01', '2024-07-01'])
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2024-06-01', '2024-07-01'])
   })
 })

@@ -28,7 +28,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
       await store.migrate()
       await store.migrate()
       expect(await countRows(database, 'kcore_migration')).toBe(Object.keys(migrations).length)
-      expect(await store.snapshotCount()).toBe(0)
+      expect(await (await store.reader()).snapshotCount()).toBe(0)
     })
 
     it('runs once when two stores migrate a fresh database at the same time', async () => {
@@ -45,7 +45,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
           decomposition: decomposition([[1, 1]]),
           linkCount: 1,
         })
-        expect(await b.storedDates('ipv4')).toEqual(['2024-01-01'])
+        expect(await (await b.reader()).storedDates('ipv4')).toEqual(['2024-01-01'])
       } finally {
         await other.close()
         await fresh.close()
@@ -99,7 +99,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         file_modified: null,
         engine_version: ENGINE_VERSION,
       }
-      const list = await store.snapshots('ipv4')
+      const list = await (await store.reader()).snapshots('ipv4')
       expect(list.map(({ ingested_at, ...rest }) => rest)).toEqual([
         {
           date: '2024-01-01',
@@ -122,23 +122,23 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         expect(s.ingested_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
         expect(Math.abs(Date.parse(s.ingested_at) - Date.now())).toBeLessThan(10 * 60_000)
       }
-      expect((await store.snapshots('ipv6')).map((s) => [s.date, s.source])).toEqual([
-        ['2024-01-01', null],
-      ])
+      expect(
+        (await (await store.reader()).snapshots('ipv6')).map((s) => [s.date, s.source]),
+      ).toEqual([['2024-01-01', null]])
     })
 
     it('answers stored dates, date range and counts per version', async () => {
-      expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
-      expect(await store.storedDates('ipv6')).toEqual(['2024-01-01'])
-      expect(await store.dateRange('ipv4')).toEqual({
+      expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
+      expect(await (await store.reader()).storedDates('ipv6')).toEqual(['2024-01-01'])
+      expect((await (await store.reader()).trends('ipv4', [])).dateRange).toEqual({
         earliest: '2024-01-01',
         latest: '2024-02-01',
       })
-      expect(await store.snapshotCount()).toBe(3)
+      expect(await (await store.reader()).snapshotCount()).toBe(3)
     })
 
     it('summarizes each version', async () => {
-      expect(await store.summary()).toEqual({
+      expect(await (await store.reader()).summary()).toEqual({
         ipv4: {
           snapshot_count: 2,
           date_range: ['2024-01-01', '2024-02-01'],
@@ -155,7 +155,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
     })
 
     it('returns trends oldest first with full-precision normalization', async () => {
-      const trends = await store.trends('ipv4', [3356, 4_200_000_000])
+      const trends = (await (await store.reader()).trends('ipv4', [3356, 4_200_000_000])).trends
       expect(trends.get(3356)).toEqual([
         { date: '2024-01-01', shell_index: 6, max_shell_index: 7, normalized_shell_index: 6 / 7 },
         { date: '2024-02-01', shell_index: 3, max_shell_index: 3, normalized_shell_index: 1 },
@@ -167,15 +167,19 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
     })
 
     it('keeps versions apart', async () => {
-      const v6 = await store.trends('ipv6', [174, 3356])
+      const v6 = (await (await store.reader()).trends('ipv6', [174, 3356])).trends
       expect(v6.get(174)?.map((p) => [p.date, p.shell_index])).toEqual([['2024-01-01', 2]])
       expect(v6.get(3356)).toEqual([])
-      expect(await store.knownAsns('ipv6', [174, 3356, 6939])).toEqual(new Set([174, 6939]))
+      expect((await (await store.reader()).trends('ipv6', [174, 3356, 6939])).known).toEqual(
+        new Set([174, 6939]),
+      )
     })
 
     it('filters by an inclusive date range, either end open', async () => {
       const dates = async (range: { start?: string; end?: string }) =>
-        (await store.trends('ipv4', [174], range)).get(174)?.map((p) => p.date)
+        (await (await store.reader()).trends('ipv4', [174], range)).trends
+          .get(174)
+          ?.map((p) => p.date)
       expect(await dates({ start: '2024-02-01' })).toEqual(['2024-02-01'])
       expect(await dates({ end: '2024-01-01' })).toEqual(['2024-01-01'])
       expect(await dates({ start: '2024-01-01', end: '2024-02-01' })).toEqual([
@@ -187,15 +191,15 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
     })
 
     it('answers unknown ASNs with empty trends and deduplicates the request', async () => {
-      const trends = await store.trends('ipv4', [99999, 174, 99999, 174])
+      const trends = (await (await store.reader()).trends('ipv4', [99999, 174, 99999, 174])).trends
       expect([...trends.keys()]).toEqual([99999, 174])
       expect(trends.get(99999)).toEqual([])
       expect(trends.get(174)).toHaveLength(2)
-      expect(await store.trends('ipv4', [])).toEqual(new Map())
-      expect(await store.knownAsns('ipv4', [99999, 65000, 64512, 65000])).toEqual(
-        new Set([65000, 64512]),
-      )
-      expect(await store.knownAsns('ipv4', [])).toEqual(new Set())
+      expect((await (await store.reader()).trends('ipv4', [])).trends).toEqual(new Map())
+      expect(
+        (await (await store.reader()).trends('ipv4', [99999, 65000, 64512, 65000])).known,
+      ).toEqual(new Set([65000, 64512]))
+      expect((await (await store.reader()).trends('ipv4', [])).known).toEqual(new Set())
     })
 
     it('rejects bad arguments before touching the database, with InvalidQueryError', async () => {
@@ -207,18 +211,57 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         await expect(call).rejects.toBeInstanceOf(InvalidQueryError)
         await expect(call).rejects.toEqual(field(name))
       }
-      await rejects(store.trends('ipv4', [-1]), 'asns')
-      await rejects(store.trends('ipv4', [1.5]), 'asns')
-      await rejects(store.trends('ipv4', [2 ** 32]), 'asns')
-      await rejects(store.asnOverview(2 ** 32), 'asns')
-      await rejects(store.trends('ipv5' as 'ipv4', [1]), 'ipVersion')
-      await rejects(store.trends('ipv4', [1], { start: '2024-02-30' }), 'start date')
       await rejects(
-        store.trends('ipv4', [1], { start: '2024-03-01', end: '2024-02-01' }),
+        store
+          .reader()
+          .then((r) => r.trends('ipv4', [-1]))
+          .then((v) => v.trends),
+        'asns',
+      )
+      await rejects(
+        store
+          .reader()
+          .then((r) => r.trends('ipv4', [1.5]))
+          .then((v) => v.trends),
+        'asns',
+      )
+      await rejects(
+        store
+          .reader()
+          .then((r) => r.trends('ipv4', [2 ** 32]))
+          .then((v) => v.trends),
+        'asns',
+      )
+      await rejects((await store.reader()).asnOverview(2 ** 32), 'asns')
+      await rejects(
+        store
+          .reader()
+          .then((r) => r.trends('ipv5' as 'ipv4', [1]))
+          .then((v) => v.trends),
+        'ipVersion',
+      )
+      await rejects(
+        store
+          .reader()
+          .then((r) => r.trends('ipv4', [1], { start: '2024-02-30' }))
+          .then((v) => v.trends),
         'start date',
       )
-      await rejects(store.knownAsns('ipv4', [Number.NaN]), 'asns')
-      await rejects(store.snapshot('ipv4', '2024-02-30'), 'snapshot date')
+      await rejects(
+        store
+          .reader()
+          .then((r) => r.trends('ipv4', [1], { start: '2024-03-01', end: '2024-02-01' }))
+          .then((v) => v.trends),
+        'start date',
+      )
+      await rejects(
+        store
+          .reader()
+          .then((r) => r.trends('ipv4', [Number.NaN]))
+          .then((v) => v.known),
+        'asns',
+      )
+      await rejects((await store.reader()).snapshot('ipv4', '2024-02-30'), 'snapshot date')
     })
 
     it('replaces a re-issued date and forgets ASNs no longer seen anywhere', async () => {
@@ -233,22 +276,28 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         linkCount: 3,
         source: '20240201.as-rel.txt.bz2 (reissued)',
       })
-      expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
-      const feb = (await store.snapshots('ipv4'))[1]
+      expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
+      const feb = (await (await store.reader()).snapshots('ipv4'))[1]
       expect(feb).toMatchObject({ max_shell_index: 2, unique_asns: 3, link_count: 3 })
       expect(feb?.source).toContain('reissued')
-      const trends = await store.trends('ipv4', [174, 64512, 4_200_000_000, 70000])
+      const trends = (
+        await (await store.reader()).trends('ipv4', [174, 64512, 4_200_000_000, 70000])
+      ).trends
       expect(trends.get(174)?.map((p) => p.shell_index)).toEqual([7, 2])
       expect(trends.get(64512)).toEqual([])
       expect(trends.get(70000)?.map((p) => p.normalized_shell_index)).toEqual([1])
       // 3356 left February but is still in January; 64512 and 4200000000 are gone everywhere.
       expect(
-        await store.knownAsns('ipv4', [174, 3356, 64512, 4_200_000_000, 70000, 65000, 1]),
+        (
+          await (
+            await store.reader()
+          ).trends('ipv4', [174, 3356, 64512, 4_200_000_000, 70000, 65000, 1])
+        ).known,
       ).toEqual(new Set([174, 3356, 70000, 65000, 1]))
-      expect((await store.summary()).ipv4?.total_asns).toBe(5)
-      expect((await store.trends('ipv4', [3356])).get(3356)?.map((p) => p.date)).toEqual([
-        '2024-01-01',
-      ])
+      expect((await (await store.reader()).summary()).ipv4?.total_asns).toBe(5)
+      expect(
+        (await (await store.reader()).trends('ipv4', [3356])).trends.get(3356)?.map((p) => p.date),
+      ).toEqual(['2024-01-01'])
       expect(await countRows(database, 'kcore_shell_ipv4')).toBe(6)
     })
 
@@ -278,7 +327,9 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
             source: 'b',
           }),
         ])
-        const [snapshot] = (await store.snapshots('ipv4')).filter((s) => s.date === '2024-05-01')
+        const [snapshot] = (await (await store.reader()).snapshots('ipv4')).filter(
+          (s) => s.date === '2024-05-01',
+        )
         const { rows } = await sql<{ n: number; lo: number; hi: number }>`
           select count(*)::int as n, min(asn) as lo, max(asn) as hi
           from kcore_shell_ipv4 where date = '2024-05-01'`.execute(database.db)
@@ -288,7 +339,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         expect(snapshot?.unique_asns).toBe(winner.n)
         // The loser's ASNs are not left in the known-ASN table.
         const loserProbe = snapshot?.source === 'a' ? 5001 : 1
-        expect(await store.knownAsns('ipv4', [loserProbe])).toEqual(new Set())
+        expect((await (await store.reader()).trends('ipv4', [loserProbe])).known).toEqual(new Set())
       } finally {
         await other.close()
       }
@@ -303,7 +354,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
       await sql`create trigger kcore_test_fail before insert on kcore_shell_ipv4
         for each row execute function kcore_test_fail()`.execute(database.db)
       try {
-        const before = await store.snapshots('ipv4')
+        const before = await (await store.reader()).snapshots('ipv4')
         await expect(
           store.ingest({
             ipVersion: 'ipv4',
@@ -325,9 +376,11 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
             linkCount: 1,
           }),
         ).rejects.toThrow(/injected failure/)
-        expect(await store.snapshots('ipv4')).toEqual(before)
+        expect(await (await store.reader()).snapshots('ipv4')).toEqual(before)
         expect(await countRows(database, 'kcore_shell_ipv4')).toBe(7)
-        expect(await store.knownAsns('ipv4', [1, 666, 1000, 64512])).toEqual(new Set([64512]))
+        expect((await (await store.reader()).trends('ipv4', [1, 666, 1000, 64512])).known).toEqual(
+          new Set([64512]),
+        )
       } finally {
         await sql`drop trigger kcore_test_fail on kcore_shell_ipv4`.execute(database.db)
         await sql`drop function kcore_test_fail()`.execute(database.db)
@@ -350,7 +403,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         await expect(store.ingest({ ipVersion: 'ipv4', linkCount: 1, ...b })).rejects.toThrow(
           b.date === '2024-02-30' ? InvalidQueryError : RangeError,
         )
-      expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
+      expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2024-01-01', '2024-02-01'])
     })
   })
 
@@ -361,15 +414,15 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
       decomposition: decomposition([[7, 0]]),
       linkCount: 0,
     })
-    expect((await store.trends('ipv6', [7])).get(7)).toEqual([
+    expect((await (await store.reader()).trends('ipv6', [7])).trends.get(7)).toEqual([
       { date: '2001-01-01', shell_index: 0, max_shell_index: 0, normalized_shell_index: 0 },
     ])
   })
 
   it('summarizes an empty store as no versions', async () => {
-    expect(await store.summary()).toEqual({})
-    expect(await store.dateRange('ipv6')).toBeNull()
-    expect(await store.snapshots('ipv6')).toEqual([])
-    expect(await store.snapshotCount()).toBe(0)
+    expect(await (await store.reader()).summary()).toEqual({})
+    expect((await (await store.reader()).trends('ipv6', [])).dateRange).toBeNull()
+    expect(await (await store.reader()).snapshots('ipv6')).toEqual([])
+    expect(await (await store.reader()).snapshotCount()).toBe(0)
   })
 })

@@ -62,20 +62,22 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
       ['ipv4', '2024-06-01', 3, 3, true],
       ['ipv6', '2024-02-01', 1, 1, true],
     ])
-    const trends = await store.trends('ipv4', [3, 100])
+    const trends = (await (await store.reader()).trends('ipv4', [3, 100])).trends
     expect(trends.get(3)?.map((p) => [p.date, p.shell_index, p.max_shell_index])).toEqual([
       ['2024-01-01', 2, 2],
       ['2024-03-01', 4, 4],
       ['2024-06-01', 3, 3],
     ])
     expect(trends.get(100)?.map((p) => p.normalized_shell_index)).toEqual([1 / 2, 1 / 4, 1 / 3])
-    const snapshots = await store.snapshots('ipv4')
+    const snapshots = await (await store.reader()).snapshots('ipv4')
     expect(snapshots.map((s) => [s.source, s.unique_asns, s.link_count])).toEqual([
       ['20240101.as-rel.txt.bz2', 4, 4],
       ['20240301.as-rel.txt.bz2', 6, 11],
       ['20240601.as-rel.txt.bz2', 5, 7],
     ])
-    expect((await store.snapshots('ipv6'))[0]?.source).toBe('20240201.as-rel.v6-stable.txt.bz2')
+    expect((await (await store.reader()).snapshots('ipv6'))[0]?.source).toBe(
+      '20240201.as-rel.v6-stable.txt.bz2',
+    )
   })
 
   it('fetches only dates not stored yet, from the given date on', async () => {
@@ -126,8 +128,8 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
     expect(results.ipv4?.error).toContain('2024-02-01')
     expect(progress.map((p) => p.ok)).toEqual([true, false, true])
     expect(progress[1]?.error).toBe(results.ipv4?.failures[0]?.error)
-    expect(await store.storedDates('ipv4')).toEqual(['2024-01-01', '2024-03-01'])
-    expect((await store.knownAsns('ipv4', [5, 6])).size).toBe(1) // AS 5 from March only
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2024-01-01', '2024-03-01'])
+    expect((await (await store.reader()).trends('ipv4', [5, 6])).known.size).toBe(1) // AS 5 from March only
 
     provider.offer('ipv4', '2024-02-01', cliqueSnapshot(4))
     const retry = await syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
@@ -171,7 +173,7 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
     expect(outer.acquired).toBe(true)
     expect(outer.acquired && outer.value).toBeInstanceOf(RefreshInProgressError)
     expect(provider.opened).toEqual([])
-    expect(await store.storedDates('ipv4')).toEqual([])
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual([])
   })
 
   it('ingests each snapshot exactly once when two stores sync at the same time', async () => {
@@ -211,7 +213,7 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
       onProgress: () => controller.abort(new Error('stopped by test')),
     })
     await expect(run).rejects.toThrow('stopped by test')
-    expect(await store.storedDates('ipv4')).toEqual(['2024-01-01'])
+    expect(await (await store.reader()).storedDates('ipv4')).toEqual(['2024-01-01'])
     // the next snapshot may have been fetched ahead (decoding overlaps storing), never stored
     expect(provider.opened[0]).toBe('ipv4 2024-01-01')
     // The lock was released: the next run finishes the job.

@@ -1,7 +1,8 @@
 import { createCalStore } from '@cal/store'
 import { type Database, openDatabase } from '@kcore/db'
+import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@kcore/db/webhooks'
 import { createProvider } from '@kcore/engine'
-import { createHandler, type Handler } from '@kcore/http-adapter'
+import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
 import { createKcoreStore, createScheduler, createSyncRunner, type KcoreStore } from '@kcore/store'
 import pkg from '../package.json' with { type: 'json' }
 import type { Config } from './config.js'
@@ -13,17 +14,27 @@ export interface App {
   readonly handler: Handler
   readonly database: Database
   readonly kcoreStore: KcoreStore
+  /** Sends the webhook messages (one per process, started with the app, closed with it). */
+  readonly webhookSender: WebhookSender
   /**
    * Tells the app the port it listens on: without `publicUrl`, links use
    * `http://localhost:PORT` (the configured port until then, which may be 0).
    */
   listening(port: number): void
-  /** Stops the scheduler and closes the database. */
+  /** Stops the scheduler and the webhook sender, then closes the database. */
   close(): Promise<void>
 }
 
-/** Opens the configured database and runs both stores' migrations. */
-export async function openStores(config: Config, log?: Logger) {
+/**
+ * Opens the configured database and runs both stores' migrations (the webhook outbox's with
+ * them). Every calendar write writes its webhook messages in its own transaction, with links
+ * built from `publicUrl` (default: the configured public URL, else `http://localhost:PORT`).
+ */
+export async function openStores(
+  config: Config,
+  log?: Logger,
+  publicUrl: () => string = () => config.publicUrl ?? `http://localhost:${config.port}`,
+) {
   const database = await openDatabase(
     config.databaseUrl
       ? { url: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs, log }
@@ -31,7 +42,9 @@ export async function openStores(config: Config, log?: Logger) {
   )
   try {
     const kcore = createKcoreStore(database)
-    const cal = createCalStore(database)
+    const cal = createCalStore(database, {
+      onChanges: calWebhookChanges({ publicUrl, timezone: config.calTimezone }),
+    })
     await kcore.migrate()
     await cal.migrate()
     return { database, kcore, cal }
@@ -50,12 +63,13 @@ export async function createApp(
   config: Config,
   log: Logger = createLogger(config.logLevel),
 ): Promise<App> {
-  const { database, kcore, cal } = await openStores(config, log)
+  let port = config.port
+  const publicUrl = () => config.publicUrl ?? `http://localhost:${port}`
+  const { database, kcore, cal } = await openStores(config, log, publicUrl)
   try {
     if (config.seed && database.dialect === 'pglite') {
       await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
     }
-    let port = config.port
     // Background work is the composition root's: the sync runner (shared by refresh requests
     // and the scheduler, so they never overlap here) and the scheduler, closed with the app.
     const runner = createSyncRunner(kcore, createProvider({ baseUrl: config.providerUrl }), {
@@ -70,30 +84,51 @@ export async function createApp(
         onError: (error) => log.error('scheduled update failed', { error: detailOf(error) }),
       },
     )
-    const handler = createHandler({
-      publicUrl: config.publicUrl ?? (() => `http://localhost:${port}`),
+    const allowPrivate = config.webhooksAllowPrivate
+    const webhooks = webhookSubscriptions(database, { events: WEBHOOK_EVENTS, allowPrivate })
+    const sender = createWebhookSender(database, {
+      allowPrivate,
+      onError: (error) => log.error('webhook sending failed', { error: detailOf(error) }),
+    })
+    const served = createHandler({
+      publicUrl: config.publicUrl ?? publicUrl,
       kcore: {
         store: kcore,
         runner,
         scheduler,
         version: pkg.version,
         adminToken: config.adminToken,
+        webhooks,
       },
-      cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone },
+      cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone, webhooks },
       corsOrigins: config.corsOrigins,
       log: (entry) => log.info('request', { ...entry }),
       onError: (error) => log.error('request failed', { error: detailOf(error) }),
     })
+    // A write that succeeded may have written messages: send them now, not at the next poll
+    // (the scheduler's ingests wait for it, a second at most).
+    const handler: Handler = Object.assign(
+      async (request: Request) => {
+        const response = await served(request)
+        if (!READS.has(request.method) && response.ok) sender.notify()
+        return response
+      },
+      { close: () => served.close() },
+    )
+    sender.start()
     return {
       handler,
       database,
       kcoreStore: kcore,
+      webhookSender: sender,
       listening(actual) {
         port = actual
       },
       async close() {
         await scheduler.close()
         await handler.close()
+        // Before the database: it records what it was sending (or releases it) there.
+        await sender.close()
         await database.close()
       },
     }
@@ -102,6 +137,9 @@ export async function createApp(
     throw error
   }
 }
+
+/** Methods that never write. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** What the log keeps of an error: its stack (with the cause's), else its text. */
 function detailOf(error: unknown): string {

@@ -14,8 +14,22 @@ describe('loadConfig', () => {
       seed: true,
       calTokens: [],
       calTimezone: 'UTC',
+      webhooksAllowPrivate: false,
     })
     expect(config.databaseUrl).toBeUndefined()
+  })
+
+  it('allows private webhook targets only when KCORE_WEBHOOKS_ALLOW_PRIVATE says so', () => {
+    for (const [value, allowed] of [
+      ['true', true],
+      ['1', true],
+      ['no', false],
+      ['', false],
+    ] as const)
+      expect(loadConfig({ KCORE_WEBHOOKS_ALLOW_PRIVATE: value }).webhooksAllowPrivate).toBe(allowed)
+    expect(() => loadConfig({ KCORE_WEBHOOKS_ALLOW_PRIVATE: 'maybe' })).toThrow(
+      'KCORE_WEBHOOKS_ALLOW_PRIVATE',
+    )
   })
 
   it('takes flags over environment over defaults', () => {

@@ -67,6 +67,9 @@ const schema = z.object({
     .refine(isValidTimeZone, 'must be an IANA time zone or UTC±H[:MM]')
     .default('UTC'),
   corsOrigins: list.default([]),
+  // Receivers on loopback or private addresses (tests, an operator's own network): off by
+  // default, since a subscriber could otherwise make the service call into its network.
+  webhooksAllowPrivate: bool.default(false),
   publicUrl: z
     .string()
     .transform((value, ctx) => {
@@ -103,6 +106,7 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   calTokens: 'CAL_API_TOKENS',
   calTimezone: 'CAL_TIMEZONE',
   corsOrigins: 'KCORE_CORS_ORIGINS',
+  webhooksAllowPrivate: 'KCORE_WEBHOOKS_ALLOW_PRIVATE',
   publicUrl: 'KCORE_PUBLIC_URL',
   logLevel: 'KCORE_LOG_LEVEL',
   dbConnectTimeoutMs: 'KCORE_DB_CONNECT_TIMEOUT_MS',

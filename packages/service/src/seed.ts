@@ -19,7 +19,7 @@ export async function seedEmptyStores(
   options: { seedDir?: string; now: Date; log: Logger },
 ): Promise<void> {
   const dir = options.seedDir ?? SAMPLE_DATA_DIR
-  if ((await stores.kcore.snapshotCount()) === 0) {
+  if ((await (await stores.kcore.reader()).snapshotCount()) === 0) {
     const files = (await readdir(dir).catch(() => [] as string[]))
       .filter((name) => parseSnapshotFileName(name))
       .sort()

@@ -1,4 +1,5 @@
 import type { CalStore } from '@cal/store'
+import type { WebhookSubscriptions } from '@kcore/db/webhooks'
 
 /** Where the calendar API is mounted. */
 export const CAL_BASE = '/cal/events/v1'
@@ -26,6 +27,12 @@ export interface CalApiOptions {
   tokens: string[]
   /** Service time zone: IANA name or `UTC±H[:MM]`; default `UTC`. */
   timezone?: string
+  /**
+   * Serves `/cal/events/v1/webhooks` over these subscriptions (`webhookSubscriptions` of
+   * `@kcore/db/webhooks`, with {@link WEBHOOK_EVENTS}) to token holders; omitted → not served.
+   * The messages are written by the store's hook (`calWebhookChanges`).
+   */
+  webhooks?: WebhookSubscriptions
   /** The clock (tests pin it); default `() => new Date()`. */
   now?: () => Date
 }

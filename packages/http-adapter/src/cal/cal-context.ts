@@ -1,4 +1,5 @@
-import type { CalStore } from '@cal/store'
+import type { CalReader, CalStore } from '@cal/store'
+import { routeReading } from '../route.js'
 import { unauthorized } from './cal-error.js'
 import { type RenderContext, renderContext } from './render-context.js'
 import type { Caller, TokenAuth } from './token-auth.js'
@@ -11,6 +12,9 @@ export interface CalContext {
   timezone: string
   now: () => Date
 }
+
+/** `route()` for calendar reads: their handlers get the request's {@link CalReader}. */
+export const calRoute = routeReading<CalReader>()
 
 /** Who is calling; an unknown token on a read counts as anonymous. */
 export const callerOf = (ctx: CalContext, request: Request): Caller => ctx.auth.identify(request)

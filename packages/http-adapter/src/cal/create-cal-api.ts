@@ -1,24 +1,16 @@
 import { isValidTimeZone, rejectNul } from '@cal/store'
 import type { Api, Route } from '../route.js'
+import { calWebhookErrors, webhookRoutes } from '../webhooks/index.js'
 import { CAL_BASE, CAL_EXPOSED_HEADERS, type CalApiOptions } from './cal-api-options.js'
-import type { CalContext } from './cal-context.js'
+import { type CalContext, requireToken } from './cal-context.js'
 import { namespaceRoutes } from './discovery-routes.js'
 import { eventRoutes } from './event-routes.js'
 import { calInvalidInput } from './invalid-input.js'
 import { organizerRoutes } from './organizer-routes.js'
-import { toHttpError } from './store-error.js'
+import { calStoreError, nameFieldOf } from './store-error.js'
 import { termRoutes } from './term-routes.js'
 import { createTokenAuth } from './token-auth.js'
 import { venueRoutes } from './venue-routes.js'
-
-/** The field a store `CalValidationError` on `name` is about, per path prefix. */
-const NAME_FIELD: Record<string, string> = {
-  events: 'title',
-  venues: 'venue',
-  organizers: 'organizer',
-  categories: 'name',
-  tags: 'name',
-}
 
 /**
  * The calendar events API under `/cal/events/v1` (The Events Calendar REST API v1 shapes,
@@ -45,6 +37,8 @@ export function createCalApi(options: CalApiOptions): Api {
     errorStyle: 'wordpress',
     exposeHeaders: CAL_EXPOSED_HEADERS,
     invalidInput: calInvalidInput,
+    mapError: (error, request) => calStoreError(error, nameFieldOf(request)),
+    reader: () => options.store.reader(),
     routes: [],
   }
   const routes: Route[] = [
@@ -54,18 +48,22 @@ export function createCalApi(options: CalApiOptions): Api {
     ...organizerRoutes(ctx),
     ...termRoutes(ctx, 'categories'),
     ...termRoutes(ctx, 'tags'),
+    ...(options.webhooks
+      ? webhookRoutes({
+          api: 'cal',
+          subscriptions: options.webhooks,
+          authorize: (request) => requireToken(ctx, request),
+          errors: calWebhookErrors,
+        })
+      : []),
   ]
   api.routes = routes.map((r) => ({
     ...r,
-    async handle(input) {
-      try {
-        // PostgreSQL text cannot hold U+0000: the store's rule, over every part of the input
-        // (some never reach the store), so it is a 400 naming the field, never a 500.
-        for (const part of [input.params, input.query, input.body]) rejectNul(part)
-        return await r.handle(input)
-      } catch (error) {
-        throw toHttpError(error, NAME_FIELD[r.path.split('/')[1] ?? ''] ?? 'name')
-      }
+    handle(input) {
+      // PostgreSQL text cannot hold U+0000: the store's rule, over every part of the input
+      // (some never reach the store), so it is a 400 naming the field, never a 500.
+      for (const part of [input.params, input.query, input.body]) rejectNul(part)
+      return r.handle(input)
     },
   }))
   return api

@@ -1,10 +1,10 @@
-import { type CalEvent, CalStaleReadError, type EventListFilter } from '@cal/store'
+import { type CalEvent, type CalReader, CalStaleReadError, type EventListFilter } from '@cal/store'
 import { z } from 'zod'
 import { jsonResponse, measuredResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
 import { calCacheKey } from './cache-key.js'
-import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
+import { type CalContext, callerOf, calRoute, renderFor, requireToken } from './cal-context.js'
 import {
   noLongerAvailable,
   notAccessible,
@@ -17,7 +17,7 @@ import { eventListQuery, toEventFilter } from './event-list-query.js'
 import { checkEventBody, patchReadsEvent, toEventInput, toEventPatch } from './event-write.js'
 import { wantsCalendar } from './feed-format.js'
 import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
-import { listResponse } from './list-response.js'
+import { listAnswer } from './list-response.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
 import { paging, pathId, storableId } from './request-schemas.js'
@@ -44,8 +44,13 @@ async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext
  * The whole filtered list, bounded by {@link ICAL_MAX_EVENTS}, as iCalendar. `X-CAL-Total` says
  * how many matched, so a client can tell a cut feed from a complete one.
  */
-async function eventFeed(ctx: CalContext, filter: EventListFilter, url: URL): Promise<Response> {
-  const result = await ctx.store.events.list({ ...filter, limit: ICAL_MAX_EVENTS, offset: 0 })
+async function eventFeed(
+  ctx: CalContext,
+  reader: CalReader,
+  filter: EventListFilter,
+  url: URL,
+): Promise<Response> {
+  const result = await reader.events.list({ ...filter, limit: ICAL_MAX_EVENTS, offset: 0 })
   const relations = await loadRelations(ctx.store, result.items)
   const render = renderFor(ctx, url, filter.privileged === true)
   const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
@@ -161,6 +166,9 @@ export function eventRoutes(ctx: CalContext): Route[] {
     }),
   ]
 
+  // The default window moves with the clock: the resolved filter is part of the key.
+  const listKey = calCacheKey(ctx, ({ query }) => JSON.stringify(toEventFilter(query, ctx)))
+
   const findById = async (p: { id: number } | { slug: string }) =>
     'id' in p
       ? storableId(p.id)
@@ -169,12 +177,11 @@ export function eventRoutes(ctx: CalContext): Route[] {
       : store.events.getBySlug(p.slug)
 
   return [
-    route({
+    calRoute({
       method: 'GET',
       path: '/events',
       summary: 'List events',
-      // The default window moves with the clock: the resolved filter is part of the key.
-      cacheKey: calCacheKey(ctx, ({ query }) => JSON.stringify(toEventFilter(query, ctx))),
+      cacheKey: listKey,
       responses: {
         200: {
           description: 'One page of events, or with format=ics the iCalendar feed',
@@ -189,36 +196,49 @@ export function eventRoutes(ctx: CalContext): Route[] {
       description:
         'Events overlapping the date window, ordered by start date then id. With `format=ics` or `Accept: text/calendar`: the same filters as one iCalendar feed (no paging; at most 5,000 events).',
       query: eventListQuery,
-      handle: async ({ query, request, url }) => {
+      handle: async (input) => {
+        const { query, request, url, reader, cacheKey } = input
         const caller = callerOf(ctx, request)
         const status = resolveStatuses(query.status, caller)
         const filter = toEventFilter(query, ctx)
         if (wantsCalendar(query.format, request.headers.get('accept'))) {
-          return eventFeed(ctx, { ...filter, status, privileged: caller.authenticated }, url)
+          return eventFeed(
+            ctx,
+            reader,
+            { ...filter, status, privileged: caller.authenticated },
+            url,
+          )
         }
         const { page, perPage, limit, offset } = paging(query)
-        const result = await store.events.list({
-          ...filter,
-          status,
-          privileged: caller.authenticated,
-          limit,
-          offset,
+        // The rendered page, kept at the reader's revision: a repeated list is one lookup. Links
+        // are built on the public origin and dates rendered in the service zone, so both are
+        // part of the key (two APIs may share one store).
+        const memoKey = [cacheKey ?? listKey(input).key, url.origin, ctx.timezone].join('\u0000')
+        const answer = await reader.memo(memoKey, async () => {
+          const result = await reader.events.list({
+            ...filter,
+            status,
+            privileged: caller.authenticated,
+            limit,
+            offset,
+          })
+          const render = renderFor(ctx, url, caller.authenticated)
+          const relations = await loadRelations(store, result.items)
+          const items = result.items.map((e) =>
+            renderEvent(e, relations, render, { hideText: !caller.authenticated }),
+          )
+          return listAnswer({
+            key: 'events',
+            kind: 'event',
+            items,
+            total: result.total,
+            page,
+            perPage,
+            url,
+            fields: query._fields,
+          })
         })
-        const render = renderFor(ctx, url, caller.authenticated)
-        const relations = await loadRelations(store, result.items)
-        const items = result.items.map((e) =>
-          renderEvent(e, relations, render, { hideText: !caller.authenticated }),
-        )
-        return listResponse({
-          key: 'events',
-          kind: 'event',
-          items,
-          total: result.total,
-          page,
-          perPage,
-          url,
-          fields: query._fields,
-        })
+        return answer.response()
       },
     }),
     route({
@@ -240,7 +260,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
         return jsonResponse(rendered, 201, { Location: rendered.rest_url })
       },
     }),
-    route({
+    calRoute({
       method: 'GET',
       path: '/events/:id',
       summary: 'One event by id',
@@ -262,7 +282,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
         ),
     }),
     ...writes('/events/:id', byId, findById),
-    route({
+    calRoute({
       method: 'GET',
       path: '/events/by-slug/:slug',
       summary: 'One event by slug',

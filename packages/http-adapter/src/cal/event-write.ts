@@ -10,7 +10,6 @@ import {
 import type { EventBody } from './event-body.js'
 import { toOrganizerInput } from './organizer-body.js'
 import { readDateInput } from './parse-date-input.js'
-import { toHttpError } from './store-error.js'
 import { toVenueInput } from './venue-body.js'
 
 /**
@@ -20,11 +19,7 @@ import { toVenueInput } from './venue-body.js'
  * all-day rule (the store's {@link eventTimes}, one rule for both).
  */
 export function checkEventBody(body: EventBody, serviceZone: string, now: Date): void {
-  try {
-    checkEventLinks({ organizers: body.organizer, categories: body.categories, tags: body.tags })
-  } catch (error) {
-    throw toHttpError(error)
-  }
+  checkEventLinks({ organizers: body.organizer, categories: body.categories, tags: body.tags })
   const zone = body.timezone ?? serviceZone
   const start =
     body.start_date === undefined
@@ -33,11 +28,7 @@ export function checkEventBody(body: EventBody, serviceZone: string, now: Date):
   const end =
     body.end_date === undefined ? undefined : readDateInput(body.end_date, zone, now, 'end_date')
   if (!start || !end || !isValidTimeZone(zone)) return
-  try {
-    eventTimes(start.instant, end.instant, zone, body.all_day === true)
-  } catch (error) {
-    throw toHttpError(error)
-  }
+  eventTimes(start.instant, end.instant, zone, body.all_day === true)
 }
 
 /**
@@ -92,12 +83,8 @@ export function toEventPatch(
     // A wall time the new zone skips is refused naming the date it came from.
     const keep = (at: Date, field: string) =>
       fromLocalDateTime(toLocalDateTime(at, existing.timezone), patch.timezone as string, field)
-    try {
-      if (!start) patch.start = keep(existing.start, 'start_date')
-      if (!end) patch.end = keep(existing.end, 'end_date')
-    } catch (error) {
-      throw toHttpError(error)
-    }
+    if (!start) patch.start = keep(existing.start, 'start_date')
+    if (!end) patch.end = keep(existing.end, 'end_date')
   }
   if (body.venue !== undefined) {
     patch.venue =

@@ -4,7 +4,7 @@ import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
 import { calCacheKey } from './cache-key.js'
-import { type CalContext, callerOf, renderFor, requireToken } from './cal-context.js'
+import { type CalContext, callerOf, calRoute, renderFor, requireToken } from './cal-context.js'
 import { noLongerAvailable, notAccessible, notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
 import { modifiedQuery, toModifiedFilter } from './modified-query.js'
@@ -93,7 +93,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
   const keyOf = (p: Key) => ('id' in p ? p.id : p.slug)
 
   const instanceRoutes = (path: string, params: z.ZodType<Key>): Route[] => [
-    route({
+    calRoute({
       method: 'GET',
       path,
       summary: `One ${kind}`,
@@ -154,7 +154,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
   ]
 
   return [
-    route({
+    calRoute({
       method: 'GET',
       path: `/${plural}`,
       summary: `List ${plural}`,

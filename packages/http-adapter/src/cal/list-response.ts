@@ -1,4 +1,4 @@
-import { jsonResponse } from '../json-response.js'
+import { jsonTextResponse } from '../json-response.js'
 import { archivePageNotFound } from './cal-error.js'
 import type { CalKind } from './cal-kind.js'
 import { pickFields } from './sparse-fields.js'
@@ -24,6 +24,32 @@ export interface ListPage<T> {
  * nothing on it) is 404 `*-archive-page-not-found`; an empty first page is a 200.
  */
 export function listResponse<T>(page: ListPage<T>): Response {
+  return listAnswer(page).response()
+}
+
+/**
+ * A list answer made whole once and answered many times (a reader's memo keeps it): the
+ * envelope's UTF-8 bytes and its headers.
+ */
+export class ListAnswer {
+  constructor(
+    readonly json: Uint8Array<ArrayBuffer>,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {}
+
+  /** What a memo weighs it by. */
+  get byteLength(): number {
+    return this.json.byteLength
+  }
+
+  /** A fresh response (each carries its own headers object, which the core amends). */
+  response(): Response {
+    return jsonTextResponse(this.json, 200, { ...this.headers })
+  }
+}
+
+/** {@link listResponse}'s envelope and headers, as a {@link ListAnswer}. */
+export function listAnswer<T>(page: ListPage<T>): ListAnswer {
   if (page.items.length === 0 && page.page > 1) throw archivePageNotFound(page.kind)
   const totalPages = page.total === 0 ? 0 : Math.ceil(page.total / page.perPage)
   const body: Record<string, unknown> = {
@@ -41,7 +67,7 @@ export function listResponse<T>(page: ListPage<T>): Response {
   }
   const link = linkHeader(body.previous_rest_url, body.next_rest_url)
   if (link) headers.Link = link
-  return jsonResponse(body, 200, headers)
+  return new ListAnswer(new TextEncoder().encode(JSON.stringify(body)), headers)
 }
 
 /**

@@ -9,7 +9,6 @@ import {
   toLocalDateTime,
 } from '@cal/store'
 import { invalidParams } from './cal-error.js'
-import { toHttpError } from './store-error.js'
 
 /** A date or date-time given by a client, resolved in a zone. */
 export interface DateInput {
@@ -103,12 +102,7 @@ export const isDateInput = (text: string) => parseDateInput(text, 'UTC', new Dat
  * in `zone` or in UTC.
  */
 export function readDateInput(text: string, zone: string, now: Date, field: string): DateInput {
-  let parsed: DateInput | undefined
-  try {
-    parsed = parseDateInput(text, zone, now, field)
-  } catch (error) {
-    throw toHttpError(error)
-  }
+  const parsed = parseDateInput(text, zone, now, field)
   if (!parsed) throw invalidParams({ [field]: 'must be a date-time such as 2026-05-01 19:30:00' })
   if (!isDateInRange(parsed.instant, zone)) throw invalidParams({ [field]: DATE_RANGE_MESSAGE })
   return parsed

@@ -1,4 +1,4 @@
-import type { CalEvent, CalStore, Organizer, Term, Venue } from '@cal/store'
+import type { CalChangeRecords, CalEvent, Organizer, Term, Venue } from '@cal/store'
 import { renderCost } from './cost.js'
 import type { RenderContext } from './render-context.js'
 import { recordDates, renderImage } from './render-dates.js'
@@ -16,9 +16,12 @@ export interface EventRelations {
 
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]))
 
-/** Loads the venues, organizers, categories and tags of these events (at most four queries). */
+/**
+ * Loads the venues, organizers, categories and tags of these events (at most four queries), from
+ * the store or from a writing transaction's reads (webhook messages).
+ */
 export async function loadRelations(
-  store: CalStore,
+  store: Omit<CalChangeRecords, 'events'>,
   events: readonly CalEvent[],
 ): Promise<EventRelations> {
   const ids = (pick: (e: CalEvent) => readonly (number | null)[]) => [

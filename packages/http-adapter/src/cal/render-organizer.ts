@@ -20,6 +20,3 @@ export function renderOrganizer(organizer: Organizer, ctx: RenderContext) {
     email: organizer.email ?? '',
   }
 }
-
-/** The rendered organizer shape. */
-export type RenderedOrganizer = ReturnType<typeof renderOrganizer>

@@ -24,6 +24,3 @@ export function renderTerm(term: Term, ctx: RenderContext) {
     urls,
   }
 }
-
-/** The rendered term shape. */
-export type RenderedTerm = ReturnType<typeof renderTerm>

@@ -30,6 +30,3 @@ export function renderVenue(venue: Venue, ctx: RenderContext) {
     geo_lng: venue.geo_lng ?? '',
   }
 }
-
-/** The rendered venue shape. */
-export type RenderedVenue = ReturnType<typeof renderVenue>

@@ -4,7 +4,7 @@ import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
 import { calCacheKey } from './cache-key.js'
-import { type CalContext, renderFor, requireToken } from './cal-context.js'
+import { type CalContext, calRoute, renderFor, requireToken } from './cal-context.js'
 import { notFound } from './cal-error.js'
 import { listResponse } from './list-response.js'
 import { renderTerm } from './render-term.js'
@@ -65,7 +65,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
   const listQuery = taxonomy === 'categories' ? categoryListQuery : termListQuery
 
   const instance = (path: string, params: z.ZodType<Key>): Route[] => [
-    route({
+    calRoute({
       method: 'GET',
       path,
       summary: `One ${kind}`,
@@ -125,7 +125,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
   ]
 
   return [
-    route({
+    calRoute({
       method: 'GET',
       path: `/${taxonomy}`,
       summary: `List ${taxonomy}`,

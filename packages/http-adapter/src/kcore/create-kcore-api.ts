@@ -1,6 +1,7 @@
 import type { SnapshotProvider } from '@kcore/engine'
 import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/store'
 import type { Api, Route } from '../route.js'
+import { kcoreWebhookErrors, webhookRoutes } from '../webhooks/index.js'
 import { createAdminAuth } from './admin-auth.js'
 import { kcoreInvalidInput } from './invalid-input.js'
 import { KCORE_BASE, type KcoreApiOptions } from './kcore-api-options.js'
@@ -8,7 +9,6 @@ import type { KcoreContext } from './kcore-context.js'
 import { openApiRoute } from './openapi-route.js'
 import { refreshRoutes } from './refresh-routes.js'
 import { researchRoutes } from './research-routes.js'
-import { createResponseCache } from './response-cache.js'
 import { statusRoutes } from './status-routes.js'
 import { storeErrorToHttp } from './store-error-status.js'
 import { trendRoutes } from './trend-routes.js'
@@ -22,10 +22,6 @@ import { trendRoutes } from './trend-routes.js'
  */
 export function createKcoreApi(options: KcoreApiOptions): Api {
   const now = options.now ?? (() => new Date())
-  const settings = options.responseCache === false ? undefined : (options.responseCache ?? {})
-  const cache = settings
-    ? createResponseCache({ maxSize: settings.maxBytes ?? 32 * 1024 * 1024 })
-    : undefined
   const runner =
     options.runner ??
     createSyncRunner(options.store, providerOf(options), { deadlineMs: options.refreshDeadlineMs })
@@ -40,13 +36,21 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     runner,
     scheduler,
     now,
-    cache,
   }
   const documented: Route[] = [
     ...statusRoutes(ctx),
-    ...trendRoutes(ctx),
-    ...researchRoutes(ctx),
+    ...trendRoutes(),
+    ...researchRoutes(),
     ...refreshRoutes(ctx),
+    // Admin only: with no admin token, anyone could read the subscriptions, so none are served.
+    ...(options.webhooks && ctx.auth.required
+      ? webhookRoutes({
+          api: 'kcore',
+          subscriptions: options.webhooks,
+          authorize: (request) => ctx.auth.assert(request),
+          errors: kcoreWebhookErrors,
+        })
+      : []),
   ]
   const info = { base: KCORE_BASE, title: 'AS k-core trends API', version: options.version }
   const openapi = openApiRoute(info, () => [...documented, openapi])
@@ -55,6 +59,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     errorStyle: 'plain',
     routes: [...documented, openapi],
     invalidInput: kcoreInvalidInput,
+    reader: () => options.store.reader(),
     mapError: storeErrorToHttp,
     // A refresh asked for over HTTP finishes before the host closes the database.
     close: () => runner.idle(),

@@ -7,7 +7,6 @@ export { createKcoreApi } from './create-kcore-api.js'
 export {
   KCORE_BASE,
   type KcoreApiOptions,
-  type ResponseCacheSettings,
 } from './kcore-api-options.js'
 export { MAX_ASN, MAX_TRENDS_ASNS } from './request-schemas.js'
 export { SHELL_CONTENT_TYPES, type ShellFormat, shellListStream } from './shell-stream.js'

@@ -1,3 +1,4 @@
+import type { WebhookSubscriptions } from '@kcore/db/webhooks'
 import type { SnapshotProvider } from '@kcore/engine'
 import type { KcoreStore, Scheduler, SyncRunner } from '@kcore/store'
 
@@ -34,17 +35,12 @@ export interface KcoreApiOptions {
    * `Authorization: Bearer <adminToken>`; reads stay public.
    */
   adminToken?: string
+  /**
+   * Serves `/api/webhooks` over these subscriptions (`webhookSubscriptions` of
+   * `@kcore/db/webhooks`, with {@link WEBHOOK_EVENTS}), behind `adminToken`: without an admin
+   * token the routes are not mounted (404), since nobody could be told apart from the public.
+   */
+  webhooks?: WebhookSubscriptions
   /** The clock for timestamps; default `() => new Date()`. */
   now?: () => Date
-  /**
-   * Reuse of serialized trend answers while the stored data is unchanged (default on: 32 MiB,
-   * filed under the data revision each request reads, so no timer runs); `false` turns it off.
-   */
-  responseCache?: false | ResponseCacheSettings
-}
-
-/** Settings of the trend response cache. */
-export interface ResponseCacheSettings {
-  /** Largest total size of cached answers, in bytes of JSON (default 32 MiB). */
-  maxBytes?: number
 }

@@ -1,6 +1,6 @@
 import { jsonResponse } from '../json-response.js'
-import { type Route, route } from '../route.js'
-import type { KcoreContext } from './kcore-context.js'
+import type { Route } from '../route.js'
+import { inputKey, kcoreRoute } from './kcore-context.js'
 import {
   asnOverviewSchema,
   asnParams,
@@ -16,7 +16,6 @@ import {
   versionQuery,
 } from './research-schemas.js'
 import { errorSchema } from './response-schemas.js'
-import { revisionKey } from './revision-key.js'
 import { SHELL_CONTENT_TYPES, shellListStream } from './shell-stream.js'
 
 const notFound = {
@@ -31,10 +30,9 @@ const badRequest = { description: 'Bad date, IP version or parameter', schema: e
  * snapshots and a per-ASN overview. Every answer has a strong ETag of the data revision and its
  * input, with `no-cache` (a snapshot can be re-ingested), and is read from one committed state.
  */
-export function researchRoutes(ctx: KcoreContext): Route[] {
-  const { store } = ctx
+export function researchRoutes(): Route[] {
   return [
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/snapshots/:date',
       summary: "A snapshot's record with its provenance",
@@ -45,11 +43,11 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      cacheKey: revisionKey(ctx, 'record'),
-      handle: async ({ params, query }) =>
-        jsonResponse(await store.snapshot(query.ip_version, params.date)),
+      cacheKey: inputKey('record'),
+      handle: async ({ params, query, reader }) =>
+        jsonResponse(await reader.snapshot(query.ip_version, params.date)),
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/snapshots/:date/shells',
       summary: 'Every AS of a snapshot with its shell index, streamed',
@@ -64,12 +62,12 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      cacheKey: revisionKey(ctx, 'shells'),
-      handle: async ({ params, query }) => {
+      cacheKey: inputKey('shells'),
+      handle: async ({ params, query, reader }) => {
         const minShell = query.min_shell ?? 0
         // The count and the pages are of one content: the pages are pinned to the head's stamp
         // (a re-ingest meanwhile stops the stream rather than mixing two contents).
-        const { snapshot, count, stamp } = await store.shellListHead(
+        const { snapshot, count, stamp } = await reader.shellListHead(
           query.ip_version,
           params.date,
           minShell,
@@ -80,14 +78,14 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
           max_shell_index: snapshot.max_shell_index,
           count,
         }
-        const pages = store.shellPages(query.ip_version, params.date, { minShell, stamp })
+        const pages = reader.shellPages(query.ip_version, params.date, { minShell, stamp })
         return new Response(shellListStream(query.format, head, pages), {
           // A Headers object: the core's headers survive a lightweight Response (measuredResponse).
           headers: new Headers({ 'content-type': SHELL_CONTENT_TYPES[query.format] }),
         })
       },
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/snapshots/:date/core',
       summary: 'The k-core or the top-N ASes of a snapshot',
@@ -101,13 +99,13 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      cacheKey: revisionKey(ctx, 'core'),
-      handle: async ({ params, query }) => {
+      cacheKey: inputKey('core'),
+      handle: async ({ params, query, reader }) => {
         const select = query.top !== undefined ? { top: query.top } : { k: query.k }
-        return jsonResponse(await store.core(query.ip_version, params.date, select))
+        return jsonResponse(await reader.core(query.ip_version, params.date, select))
       },
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/snapshots/:date/distribution',
       summary: 'How many ASes each shell of a snapshot holds',
@@ -118,11 +116,11 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: notFound,
       },
-      cacheKey: revisionKey(ctx, 'distribution'),
-      handle: async ({ params, query }) =>
-        jsonResponse(await store.distribution(query.ip_version, params.date)),
+      cacheKey: inputKey('distribution'),
+      handle: async ({ params, query, reader }) =>
+        jsonResponse(await reader.distribution(query.ip_version, params.date)),
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/movers',
       summary:
@@ -133,16 +131,16 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: badRequest,
         404: { description: '`from` or `to` is not a stored snapshot date', schema: errorSchema },
       },
-      cacheKey: revisionKey(ctx, 'movers'),
-      handle: async ({ query }) =>
+      cacheKey: inputKey('movers'),
+      handle: async ({ query, reader }) =>
         jsonResponse(
-          await store.movers(query.ip_version, query.from, query.to, {
+          await reader.movers(query.ip_version, query.from, query.to, {
             k: query.k,
             limit: query.limit,
           }),
         ),
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/asns/:asn',
       summary: 'Where an AS appears, per IP version',
@@ -155,8 +153,8 @@ export function researchRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      cacheKey: revisionKey(ctx, 'asn'),
-      handle: async ({ params }) => jsonResponse(await store.asnOverview(params.asn)),
+      cacheKey: inputKey('asn'),
+      handle: async ({ params, reader }) => jsonResponse(await reader.asnOverview(params.asn)),
     }),
   ]
 }

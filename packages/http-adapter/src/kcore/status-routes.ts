@@ -1,10 +1,9 @@
 import type { IpVersion } from '@kcore/engine'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
-import type { KcoreContext } from './kcore-context.js'
+import { inputKey, type KcoreContext, kcoreRoute } from './kcore-context.js'
 import { snapshotsQuery } from './request-schemas.js'
 import { errorSchema, healthSchema, snapshotsSchema, summarySchema } from './response-schemas.js'
-import { revisionKey } from './revision-key.js'
 
 /** How long the health check waits for the database before calling it unhealthy. */
 export const HEALTH_TIMEOUT_MS = 5_000
@@ -39,7 +38,12 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
       },
       handle: async () => {
         const up = await withTimeout(store.ping(), false)
-        const count = up ? await withTimeout(store.snapshotCount(), -1) : -1
+        const count = up
+          ? await withTimeout(
+              store.reader().then((reader) => reader.snapshotCount()),
+              -1,
+            )
+          : -1
         const healthy = up && count >= 0
         const body = {
           status: healthy ? 'healthy' : 'unhealthy',
@@ -54,17 +58,17 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
         return jsonResponse(body, healthy ? 200 : 503)
       },
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/summary',
       summary: 'Snapshot counts, date ranges and ASN counts per IP version',
       responses: {
         200: { description: 'One key per IP version with data', schema: summarySchema },
       },
-      cacheKey: revisionKey(ctx, 'summary'),
-      handle: async () => jsonResponse(await store.summary()),
+      cacheKey: inputKey('summary'),
+      handle: async ({ reader }) => jsonResponse(await reader.summary()),
     }),
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/snapshots',
       summary: 'Stored snapshots per IP version, oldest first',
@@ -73,11 +77,11 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
         200: { description: 'Both keys, or only the one asked for', schema: snapshotsSchema },
         400: { description: 'Bad ip_version', schema: errorSchema },
       },
-      cacheKey: revisionKey(ctx, 'snapshots'),
-      handle: async ({ query }) => {
+      cacheKey: inputKey('snapshots'),
+      handle: async ({ query, reader }) => {
         const versions: IpVersion[] = query.ip_version ? [query.ip_version] : ['ipv4', 'ipv6']
         const body: Partial<Record<IpVersion, unknown>> = {}
-        for (const version of versions) body[version] = await store.snapshots(version)
+        for (const version of versions) body[version] = await reader.snapshots(version)
         return jsonResponse(body)
       },
     }),

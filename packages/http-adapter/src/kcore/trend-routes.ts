@@ -1,12 +1,11 @@
 import type { IpVersion } from '@kcore/engine'
-import type { TrendPoint, TrendView } from '@kcore/store'
+import type { KcoreReader, TrendPoint, TrendView } from '@kcore/store'
 import { HttpError } from '../http-error.js'
 import { jsonTextResponse } from '../json-response.js'
-import { type Route, route } from '../route.js'
-import type { KcoreContext } from './kcore-context.js'
+import type { Route } from '../route.js'
+import { kcoreRoute } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
 import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
-import { revisionKey } from './revision-key.js'
 import { JsonBytes } from './trend-json.js'
 
 interface RangeAsked {
@@ -32,22 +31,13 @@ function usedRange(stored: TrendView['dateRange'], asked: RangeAsked) {
 
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
 
-/**
- * The answer's JSON bytes, from the cache when one is configured, filed under the data revision
- * (the one the request's ETag was made at, else read here): an entry holds data at least as new
- * as its revision, and an ingest in any process is seen by the next request.
- */
-async function cachedJson(
-  ctx: KcoreContext,
+/** JSON bytes, memoized at the reader's revision under `key`, as a response. */
+async function memoJson(
+  reader: KcoreReader,
   key: string,
   build: () => Promise<Uint8Array<ArrayBuffer>>,
-  revision?: string,
-) {
-  // Without a cache the revision is not read here: every read costs a round trip.
-  const bytes = ctx.cache
-    ? await ctx.cache.get(revision ?? (await ctx.store.revision()), key, build)
-    : await build()
-  return jsonTextResponse(bytes)
+): Promise<Response> {
+  return jsonTextResponse(await reader.memo(key, build))
 }
 
 /** The canonical input of a single trend (validated, so equal answers have equal keys). */
@@ -55,10 +45,9 @@ const singleKey = (asn: number, q: RangeAsked & { ip_version: IpVersion }) =>
   `1|${q.ip_version}|${asn}|${q.start_date ?? ''}|${q.end_date ?? ''}`
 
 /** `GET /trends/:asn` and `POST /trends`. */
-export function trendRoutes(ctx: KcoreContext): Route[] {
-  const { store } = ctx
+export function trendRoutes(): Route[] {
   return [
-    route({
+    kcoreRoute({
       method: 'GET',
       path: '/trends/:asn',
       summary: "One AS's shell-index trend",
@@ -72,32 +61,23 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
-      cacheKey: revisionKey(ctx, 'trend'),
-      handle: ({ params, query, cacheKey }) => {
+      cacheKey: ({ params, query }) => ({ key: singleKey(params.asn, query) }),
+      handle: ({ params, query, reader, cacheKey }) => {
         const { asn } = params
         const version = query.ip_version
-        const key = singleKey(asn, query)
-        return cachedJson(
-          ctx,
-          key,
-          async () => {
-            // At the ETag's revision: no second read when the store's read model is there.
-            const view = await store.trendView(version, [asn], rangeOf(query), cacheKey?.revision)
-            const dateRange = usedRange(view.dateRange, query)
-            const points = view.trends.get(asn) ?? []
-            if (points.length === 0 && !view.known.has(asn)) {
-              throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
-            }
-            const head = { asn, ip_version: version, date_range: dateRange }
-            return new JsonBytes()
-              .objectWith(head, 'trend_data', (out) => out.points(points))
-              .bytes()
-          },
-          cacheKey?.revision,
-        )
+        return memoJson(reader, cacheKey ?? singleKey(asn, query), async () => {
+          const view = await reader.trends(version, [asn], rangeOf(query))
+          const dateRange = usedRange(view.dateRange, query)
+          const points = view.trends.get(asn) ?? []
+          if (points.length === 0 && !view.known.has(asn)) {
+            throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ${version} data`)
+          }
+          const head = { asn, ip_version: version, date_range: dateRange }
+          return new JsonBytes().objectWith(head, 'trend_data', (out) => out.points(points)).bytes()
+        })
       },
     }),
-    route({
+    kcoreRoute({
       method: 'POST',
       path: '/trends',
       summary: 'Shell-index trends of several ASes',
@@ -107,11 +87,12 @@ export function trendRoutes(ctx: KcoreContext): Route[] {
         200: { description: 'A key per ASN', schema: multiTrendSchema },
         400: { description: 'Bad body', schema: errorSchema },
       },
-      handle: ({ body }) => {
+      reads: true,
+      handle: ({ body, reader }) => {
         const version = body.ip_version
         const key = `n|${version}|${body.asns.join(',')}|${body.start_date ?? ''}|${body.end_date ?? ''}`
-        return cachedJson(ctx, key, async () => {
-          const view = await store.trendView(version, body.asns, rangeOf(body))
+        return memoJson(reader, key, async () => {
+          const view = await reader.trends(version, body.asns, rangeOf(body))
           const dateRange = usedRange(view.dateRange, body)
           const trendData: Record<string, readonly TrendPoint[]> = {}
           for (const asn of body.asns) trendData[String(asn)] = view.trends.get(asn) ?? []

@@ -45,9 +45,10 @@ export async function storedVersion(
   database: Database,
   ipVersion: IpVersion,
 ): Promise<StoredVersion> {
-  const snapshots = await store.snapshots(ipVersion)
+  const reader = await store.reader()
+  const snapshots = await reader.snapshots(ipVersion)
   return {
-    dates: await store.storedDates(ipVersion),
+    dates: await reader.storedDates(ipVersion),
     snapshots: await Promise.all(
       snapshots.map(async (s) => ({
         date: s.date,

@@ -1,17 +1,26 @@
 import { describe, expect, it } from 'vitest'
-import { createResponseCache } from './response-cache.js'
+import { createRevisionMemo } from './revision-memo.js'
+
+/** A string with the size a memo weighs it by. */
+const sized = (text: string) => ({ text, byteLength: text.length })
 
 function setup(maxSize = 1_000) {
-  const cache = createResponseCache<string>({ maxSize })
+  const cache = createRevisionMemo({ maxBytes: maxSize })
   let computed = 0
   const compute = (value: string) => async () => {
     computed++
-    return value
+    return sized(value)
   }
-  return { cache, compute, computed: () => computed }
+  // Reads the kept text, so assertions compare strings.
+  const get = async (
+    revision: string,
+    key: string,
+    value: () => Promise<{ text: string; byteLength: number }>,
+  ) => (await cache.get(revision, key, value)).text
+  return { cache: { get }, compute, computed: () => computed }
 }
 
-describe('createResponseCache', () => {
+describe('createRevisionMemo', () => {
   it('computes once per revision and serves hits until a newer revision is read', async () => {
     const t = setup()
     expect(await t.cache.get('1', 'k', t.compute('v1'))).toBe('v1')
@@ -31,7 +40,7 @@ describe('createResponseCache', () => {
     const slow = () =>
       new Promise<string>((resolve) => {
         release = resolve
-      })
+      }).then(sized)
     const a = t.cache.get('1', 'k', slow)
     const b = t.cache.get('1', 'k', t.compute('other'))
     await new Promise((r) => setImmediate(r))
@@ -44,13 +53,10 @@ describe('createResponseCache', () => {
   it('never stores a value computed at a revision overtaken meanwhile, nor failures', async () => {
     const t = setup()
     let release!: (v: string) => void
-    const pending = t.cache.get(
-      '1',
-      'k',
-      () =>
-        new Promise<string>((resolve) => {
-          release = resolve
-        }),
+    const pending = t.cache.get('1', 'k', () =>
+      new Promise<string>((resolve) => {
+        release = resolve
+      }).then(sized),
     )
     await new Promise((r) => setImmediate(r))
     expect(await t.cache.get('2', 'other', t.compute('x'))).toBe('x')

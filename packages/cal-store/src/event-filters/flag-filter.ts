@@ -1,0 +1,20 @@
+import type { EventListFilter } from '../event.js'
+import { flagBit, type StoredFlag } from '../event-columns.js'
+import { defineFilter, type EventFilter } from './event-filter.js'
+
+/**
+ * A filter on one stored boolean column of `cal_event` (kept as a flag bit in memory):
+ * `wanted` gives the column value a request asks for, `undefined` for any.
+ */
+export function flagFilter(
+  column: StoredFlag,
+  wanted: (filter: EventListFilter) => boolean | undefined,
+): EventFilter {
+  const bit = flagBit(column)
+  return defineFilter<boolean>({
+    name: column,
+    resolve: wanted,
+    where: (value, { eb }) => eb(`e.${column}`, '=', value),
+    memory: { scan: (value, query) => query.flag(bit, value) },
+  })
+}

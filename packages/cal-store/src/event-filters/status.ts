@@ -1,0 +1,21 @@
+import { STATUS_CODE } from '../event-columns.js'
+import type { PostStatus } from '../status.js'
+import { defineFilter, NO_MATCH } from './event-filter.js'
+
+/** Statuses to list (default `publish`); none lists nothing. */
+export const status = defineFilter<PostStatus[]>({
+  name: 'status',
+  resolve: (filter) => {
+    const statuses = filter.status ?? ['publish']
+    return statuses.length ? statuses : NO_MATCH
+  },
+  where: (statuses, { eb }) => eb('e.status', 'in', statuses),
+  memory: {
+    scan(statuses, query) {
+      let mask = 0
+      // An unknown status gets bit 31, which no stored code has.
+      for (const s of statuses) mask |= 1 << (STATUS_CODE.get(s) ?? 31)
+      query.statusIn(mask)
+    },
+  },
+})

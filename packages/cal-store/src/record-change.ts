@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely'
+import type { CalEvent } from './event.js'
+import type { Organizer } from './organizer.js'
+import type { RecordKind } from './status.js'
+import type { Term } from './term.js'
+import type { Venue } from './venue.js'
+
+/** What happened to a record. A trash is a deletion: the API's `DELETE` trashes. */
+export type CalChangeAction = 'created' | 'updated' | 'deleted'
+
+/** One record a write transaction created, updated or deleted. */
+export interface CalChange {
+  kind: RecordKind
+  action: CalChangeAction
+  id: number
+}
+
+const KINDS: readonly RecordKind[] = ['event', 'venue', 'organizer', 'category', 'tag']
+const ACTIONS: readonly CalChangeAction[] = ['created', 'updated', 'deleted']
+
+/** Every `kind.action` a change can be: the calendar API's webhook event types. */
+export const CAL_CHANGE_TYPES: readonly string[] = KINDS.flatMap((kind) =>
+  ACTIONS.map((action) => `${kind}.${action}`),
+)
+
+/** Reads of the records a change names, inside the writing transaction (they see the write). */
+export interface CalChangeRecords {
+  events: { getMany(ids: readonly number[]): Promise<CalEvent[]> }
+  venues: { getMany(ids: readonly number[]): Promise<Venue[]> }
+  organizers: { getMany(ids: readonly number[]): Promise<Organizer[]> }
+  categories: { getMany(ids: readonly number[]): Promise<Term[]> }
+  tags: { getMany(ids: readonly number[]): Promise<Term[]> }
+}
+
+/**
+ * Called by every write, inside its transaction, after the write and before the commit, with
+ * the records it changed (one entry per record). What it writes commits with the change or not
+ * at all; what it throws rolls the write back. The host's (`@kcore/http-adapter`'s
+ * `calWebhookChanges` writes the webhook outbox with it).
+ */
+export type CalChangeHook = (
+  // biome-ignore lint/suspicious/noExplicitAny: the hook writes other packages' tables (the outbox)
+  trx: Kysely<any>,
+  changes: readonly CalChange[],
+  records: CalChangeRecords,
+) => Promise<void>

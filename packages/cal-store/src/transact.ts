@@ -1,0 +1,84 @@
+import { endNotes, startNotes, takeNotes } from './change-notes.js'
+import type { CalChange } from './record-change.js'
+import type { CalDb } from './store-context.js'
+
+/** What {@link transact} hands the changes of a write to, before the commit. */
+export type OnChanges = (trx: CalDb, changes: readonly CalChange[]) => Promise<void>
+
+/** Where a write runs: the database, and the hook its changes go to (a `StoreContext`). */
+export interface WriteTarget {
+  readonly db: CalDb
+  readonly onChanges?: OnChanges
+}
+
+/** SQLSTATEs of transient conflicts the store retries: deadlock, serialization failure. */
+const TRANSIENT = new Set(['40P01', '40001'])
+
+/** Whether `error` (or its cause) is a transient conflict a retry of the transaction settles. */
+export function isTransientConflict(error: unknown): boolean {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && TRANSIENT.has(code)) return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
+}
+
+/**
+ * A conflict found by the store itself that a fresh run of the transaction settles (a record a
+ * name resolved to was deleted before the write locked it); retried like a serialization failure.
+ */
+export class WriteConflict extends Error {
+  readonly code = '40001'
+  constructor(message: string) {
+    super(message)
+    this.name = 'WriteConflict'
+  }
+}
+
+/** How many times {@link transact} runs a transaction that keeps losing conflicts. */
+export const WRITE_ATTEMPTS = 6
+
+/**
+ * Runs `fn` in a transaction of `db`, again (from scratch, after a jittered pause that doubles
+ * each time: 5–10 ms, 10–20 ms, …) when PostgreSQL aborts it as a deadlock victim or a
+ * serialization failure, at most {@link WRITE_ATTEMPTS} times in all. The lock orders keep
+ * these rare; the rest (a write holding an event that waits for a term a delete holds, while
+ * the delete's cascade waits for that event) cannot be ordered away and end here, never in a 500.
+ *
+ * Given a {@link WriteTarget} with `onChanges`, the records the run changed (see
+ * `noteChanges`) are handed to it inside the transaction, after `fn` and before the commit:
+ * what it writes commits with the change.
+ */
+export async function transact<T>(
+  target: CalDb | WriteTarget,
+  fn: (trx: CalDb) => Promise<T>,
+): Promise<T> {
+  // A Kysely instance, or a context holding one (not `instanceof`: two copies of kysely may load).
+  const { db, onChanges }: WriteTarget = 'selectFrom' in target ? { db: target } : target
+  const run = onChanges ? withChanges(fn, onChanges) : fn
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(run)
+    } catch (error) {
+      if (!isTransientConflict(error) || attempt >= WRITE_ATTEMPTS) throw error
+      const base = 5 * 2 ** (attempt - 1)
+      await new Promise((resolve) => setTimeout(resolve, base + Math.random() * base))
+    }
+  }
+}
+
+/** `fn`, noting its changes and handing them to `onChanges` before the transaction commits. */
+function withChanges<T>(fn: (trx: CalDb) => Promise<T>, onChanges: OnChanges) {
+  return async (trx: CalDb): Promise<T> => {
+    startNotes(trx)
+    try {
+      const result = await fn(trx)
+      const changes = await takeNotes(trx)
+      if (changes.length > 0) await onChanges(trx, changes)
+      return result
+    } finally {
+      endNotes(trx)
+    }
+  }
+}

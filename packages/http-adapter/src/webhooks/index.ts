@@ -1,0 +1,9 @@
+export { type CalWebhookChangesOptions, calWebhookChanges } from './cal-webhook-changes.js'
+export { WEBHOOK_EVENTS } from './webhook-events.js'
+export {
+  calWebhookErrors,
+  kcoreWebhookErrors,
+  type WebhookHttpErrors,
+  webhookErrorToHttp,
+} from './webhook-http-errors.js'
+export { type WebhookRoutesOptions, webhookRoutes } from './webhook-routes.js'
