@@ -290,10 +290,10 @@ export async function runMirror(options: {
   const w = (method: string, path: string, body: unknown) =>
     call(0, method, path, { body, holder: true })
   for (const [path, body] of [
-    ['/venues', { venue: 'Seed hall' }],
-    ['/organizers', { organizer: 'Seed org' }],
-    ['/categories', { name: 'Seed cat' }],
-    ['/tags', { name: 'Seed tag' }],
+    ['/venues', { venue: `Seed hall ${seed}` }],
+    ['/organizers', { organizer: `Seed org ${seed}` }],
+    ['/categories', { name: `Seed cat ${seed}` }],
+    ['/tags', { name: `Seed tag ${seed}` }],
     [
       '/events',
       { title: 'Seed', start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 11:00:00' },
