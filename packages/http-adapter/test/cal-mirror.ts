@@ -43,6 +43,14 @@ export type Copy = Record<Collection, Map<number, string>>
  * change under their own type, so the event keeps their ids; a list read leaves the rest.
  */
 function normalize(collection: Collection, record: Record<string, unknown>): string {
+  // Links are built on the answering server's origin: two processes, two ports.
+  return withoutOrigins(normalizeLinks(collection, record))
+}
+
+const withoutOrigins = (json: string) =>
+  json.replace(/(https?:\/\/)?(localhost|127\.0\.0\.1):\d+/g, 'ORIGIN')
+
+function normalizeLinks(collection: Collection, record: Record<string, unknown>): string {
   if (collection !== 'events') return JSON.stringify(record)
   const ids = (v: unknown) => (Array.isArray(v) ? v.map((x: { id: number }) => x.id) : [])
   const venue = record.venue as { id?: number } | unknown[]
