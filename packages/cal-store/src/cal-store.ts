@@ -1,4 +1,5 @@
 import type { DialectName, LockResult, Sized } from '@kcore/db'
+import type { ChangesPage, ChangesQuery } from './changes.js'
 import type {
   EventRepository,
   OrganizerRepository,
@@ -54,4 +55,15 @@ export interface CalReader {
    * `key` must say everything the value depends on besides the stored data.
    */
   memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
+  /**
+   * The changes feed's token at {@link revision}: following {@link changes} from it sees every
+   * change committed after this revision, once. Signed with the database's secret.
+   */
+  syncToken(): Promise<string>
+  /**
+   * The changes after the token `since` up to {@link revision}, oldest first, seen from
+   * `view`. Throws `CalSyncTokenExpiredError` when the token is not this database's or its
+   * changes are no longer kept, `CalValidationError` (field `limit`) for a bad limit.
+   */
+  changes(query: ChangesQuery): Promise<ChangesPage>
 }

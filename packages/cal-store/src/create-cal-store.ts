@@ -1,6 +1,15 @@
 import { createRevisionMemo, type Database, revisionReads } from '@kcore/db'
 import { sql } from 'kysely'
 import type { CalReader, CalStore } from './cal-store.js'
+import {
+  DEFAULT_CHANGES_PAGE,
+  MAX_CHANGES_PAGE,
+  purgeChanges,
+  querySyncSecret,
+  readChanges,
+} from './changes.js'
+import { feedTokens } from './changes-token.js'
+import { CalValidationError } from './errors.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
@@ -33,7 +42,16 @@ export interface CalStoreOptions {
    * {@link CalChangeHook}): how the host writes the webhook outbox in the same transaction.
    */
   onChanges?: CalChangeHook
+  /**
+   * Days the changes feed keeps its history (default 30): a token whose changes are older is
+   * expired ({@link CalReader.changes}). Readers of the feed trim it, at most once a minute.
+   */
+  changesRetentionDays?: number
 }
+
+/** How often (ms, by the store's clock) a feed read trims the history. */
+const PURGE_EVERY_MS = 60_000
+const DAY_MS = 86_400_000
 
 /**
  * Wraps an open database into a {@link CalStore}. Call `migrate()` once before use. The same
@@ -57,6 +75,19 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
+  const retentionDays = options.changesRetentionDays ?? 30
+  if (!(retentionDays > 0)) throw new RangeError('changesRetentionDays must be a positive number')
+  // The secret never changes once migrated: read once, on the first token made or read.
+  let tokens: Promise<ReturnType<typeof feedTokens>> | undefined
+  const feed = () => {
+    tokens ??= querySyncSecret(db).then(feedTokens, (error) => {
+      tokens = undefined
+      throw error
+    })
+    return tokens
+  }
+  let purgedAt = Number.NEGATIVE_INFINITY
+
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
     const revision = String(at)
@@ -64,6 +95,20 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       revision,
       events: { list: (filter = {}) => listEvents(db, filter, model && { model, revision: at }) },
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
+      syncToken: async () => (await feed()).encode({ revision: at }),
+      async changes({ since, limit = DEFAULT_CHANGES_PAGE, view = 'public' }) {
+        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_PAGE) {
+          throw new CalValidationError('limit', `must be an integer 1–${MAX_CHANGES_PAGE}`)
+        }
+        const signer = await feed()
+        const position = signer.decode(since)
+        const now = ctx.now().getTime()
+        if (now - purgedAt >= PURGE_EVERY_MS) {
+          purgedAt = now
+          await purgeChanges(db, new Date(now - retentionDays * DAY_MS))
+        }
+        return readChanges(db, signer, position, at, limit, view)
+      },
     }
   }
 

@@ -11,6 +11,15 @@
 
 export { allDayBounds } from './all-day.js'
 export type { CalReader, CalStore } from './cal-store.js'
+export {
+  type ChangesPage,
+  type ChangesQuery,
+  type ChangesView,
+  DEFAULT_CHANGES_PAGE,
+  type FeedChange,
+  MAX_CHANGES_PAGE,
+} from './changes.js'
+export { CalSyncTokenExpiredError } from './changes-token.js'
 export { type CalStoreOptions, createCalStore } from './create-cal-store.js'
 export {
   assertDateInRange,

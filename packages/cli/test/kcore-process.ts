@@ -15,6 +15,7 @@ export interface Exit {
 /** A JSON answer of one of the servers. */
 export interface Answer {
   status: number
+  headers: Headers
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
   body: any
 }
@@ -179,7 +180,7 @@ function serverAt(child: KcoreProcess, baseUrl: string): KcoreServer {
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
       })
       const text = await res.text()
-      return { status: res.status, body: text ? JSON.parse(text) : undefined }
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
     },
     stop: () => child.kill('SIGTERM'),
   }

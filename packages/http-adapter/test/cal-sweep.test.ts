@@ -245,4 +245,57 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
       { numRuns: RUNS * 8 },
     )
   }, 600_000)
+  it('changes feed: hostile since and per_page are 4xx (410 or 400 naming the field), never 5xx', async () => {
+    const good = (await t.get('/events')).headers.get('x-cal-sync-token') ?? ''
+    const [revision = '0', mac = ''] = good.split('.')
+    const since = fc.oneof(
+      fc.constant(good),
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom(
+        '',
+        '.',
+        `${revision}.`,
+        `.${mac}`,
+        `-1.${mac}`,
+        `${revision}.e.${mac}`,
+        `${revision}.z9.${mac}`,
+        `${revision}.e99999999999.${mac}`,
+        `${'9'.repeat(16)}.${mac}`,
+        `${good}.${mac}`,
+        good.toUpperCase(),
+        'a'.repeat(5000),
+        '\u0000',
+        '😀',
+      ),
+      fc.tuple(fc.nat(), fc.base64String({ maxLength: 30 })).map(([n, m]) => `${n}.${m}`),
+    )
+    const perPage = fc.option(
+      fc.oneof(
+        fc.constantFrom('0', '1', '500', '501', '-1', '1e2', '0x10', ' 5', '5 ', '', '٣'),
+        fc.integer({ min: -10, max: 100_000 }).map(String),
+        fc.string({ maxLength: 8 }),
+      ),
+      { nil: undefined },
+    )
+    await fc.assert(
+      fc.asyncProperty(since, perPage, fc.boolean(), async (s, p, holder) => {
+        const q = new URLSearchParams({ since: s })
+        if (p !== undefined) q.set('per_page', p)
+        const res = await t.get(`/changes?${q}`, holder)
+        const what = `since=${s.slice(0, 60)} per_page=${p}`
+        const perPageOk = p === undefined || (/^\d{1,4}$/.test(p) && +p >= 1 && +p <= 500)
+        if (!perPageOk || s === '' || s.includes('\u0000')) {
+          expect(res.status, what).toBe(400)
+          expect(Object.keys(res.body.data.params).length, what).toBeGreaterThan(0)
+        } else if (s === good) {
+          expect(res.status, what).toBe(200)
+        } else {
+          // Only this database's signature makes a token: anything else is expired.
+          expect(res.status, what).toBe(410)
+          expect(res.body.code, what).toBe('sync-token-expired')
+        }
+      }),
+      { numRuns: RUNS * 10 },
+    )
+  })
 })

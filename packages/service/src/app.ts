@@ -44,6 +44,7 @@ export async function openStores(
     const kcore = createKcoreStore(database)
     const cal = createCalStore(database, {
       onChanges: calWebhookChanges({ publicUrl, timezone: config.calTimezone }),
+      changesRetentionDays: config.calChangesRetentionDays,
     })
     await kcore.migrate()
     await cal.migrate()

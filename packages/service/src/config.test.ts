@@ -141,6 +141,15 @@ describe('loadConfig, checks that need no database', () => {
     },
   )
 
+  it('takes CAL_CHANGES_RETENTION_DAYS as whole days, unset by default', () => {
+    expect(loadConfig({}).calChangesRetentionDays).toBeUndefined()
+    expect(loadConfig({ CAL_CHANGES_RETENTION_DAYS: '7' }).calChangesRetentionDays).toBe(7)
+    for (const bad of ['0', '-3', '1.5', 'soon', '99999999'])
+      expect(() => loadConfig({ CAL_CHANGES_RETENTION_DAYS: bad }), bad).toThrow(
+        /CAL_CHANGES_RETENTION_DAYS/,
+      )
+  })
+
   it('takes a valid cron, trimmed, and names the flag when the flag is wrong', () => {
     expect(loadConfig({ KCORE_SCHEDULE: ' 5 4 * * 1 ' }).schedule).toBe('5 4 * * 1')
     expect(() => loadConfig({}, { schedule: '* *' })).toThrow(/--schedule .*five fields/)

@@ -66,6 +66,13 @@ const schema = z.object({
     .string()
     .refine(isValidTimeZone, 'must be an IANA time zone or UTC±H[:MM]')
     .default('UTC'),
+  // Days the calendar's changes feed keeps (the store's default: 30); an older token is 410.
+  calChangesRetentionDays: z.coerce
+    .number()
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day')
+    .max(36_500, 'must be at most 36500 days')
+    .optional(),
   corsOrigins: list.default([]),
   // Receivers on loopback or private addresses (tests, an operator's own network): off by
   // default, since a subscriber could otherwise make the service call into its network.
@@ -105,6 +112,7 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   adminToken: 'KCORE_ADMIN_TOKEN',
   calTokens: 'CAL_API_TOKENS',
   calTimezone: 'CAL_TIMEZONE',
+  calChangesRetentionDays: 'CAL_CHANGES_RETENTION_DAYS',
   corsOrigins: 'KCORE_CORS_ORIGINS',
   webhooksAllowPrivate: 'KCORE_WEBHOOKS_ALLOW_PRIVATE',
   publicUrl: 'KCORE_PUBLIC_URL',

@@ -3,7 +3,7 @@ import type { AnyDb } from './any-db.js'
 import { REVISION_TRIGGERS } from './revision-triggers.js'
 
 /** How many revisions {@link eventChangeLog} keeps; a list model further behind reloads. */
-const CHANGE_LOG_REVISIONS = 2000
+export const CHANGE_LOG_REVISIONS = 2000
 
 /**
  * Which events each revision changed, for list models that follow the revision in memory

@@ -9,13 +9,15 @@ export const CAL_NAMESPACE = CAL_BASE.slice(1)
 
 /**
  * Headers of list answers a browser client may read across origins (with `Location` of a
- * create): the totals, under both the calendar's and The Events Calendar's names.
+ * create): the totals, under both the calendar's and The Events Calendar's names, and the
+ * changes feed's token.
  */
 export const CAL_EXPOSED_HEADERS = [
   'X-CAL-Total',
   'X-CAL-TotalPages',
   'X-TEC-Total',
   'X-TEC-TotalPages',
+  'X-CAL-Sync-Token',
   'Location',
 ]
 

@@ -84,3 +84,7 @@ export const termExists = (termId: number) =>
 
 const errorNoun = (kind: CalKind) => (kind === 'category' || kind === 'tag' ? 'term' : kind)
 const label = (kind: CalKind) => kind
+
+/** 410 `sync-token-expired`: a changes-feed token this server cannot follow (list again). */
+export const syncTokenExpired = (message: string) =>
+  new HttpError(410, 'sync-token-expired', message)

@@ -3,6 +3,7 @@ import type { Api, Route } from '../route.js'
 import { calWebhookErrors, webhookRoutes } from '../webhooks/index.js'
 import { CAL_BASE, CAL_EXPOSED_HEADERS, type CalApiOptions } from './cal-api-options.js'
 import { type CalContext, requireToken } from './cal-context.js'
+import { changesRoutes } from './changes-routes.js'
 import { namespaceRoutes } from './discovery-routes.js'
 import { eventRoutes } from './event-routes.js'
 import { calInvalidInput } from './invalid-input.js'
@@ -48,6 +49,7 @@ export function createCalApi(options: CalApiOptions): Api {
     ...organizerRoutes(ctx),
     ...termRoutes(ctx, 'categories'),
     ...termRoutes(ctx, 'tags'),
+    ...changesRoutes(ctx),
     ...(options.webhooks
       ? webhookRoutes({
           api: 'cal',

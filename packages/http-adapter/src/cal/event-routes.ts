@@ -236,6 +236,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
             perPage,
             url,
             fields: query._fields,
+            syncToken: await reader.syncToken(),
           })
         })
         return answer.response()

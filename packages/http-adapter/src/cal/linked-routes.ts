@@ -165,7 +165,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
       },
       description: `Ordered by name, then id. search: ${spec.searchDescription}`,
       query: linkedListQuery,
-      handle: async ({ query, request, url }) => {
+      handle: async ({ query, request, url, reader }) => {
         const caller = callerOf(ctx, request)
         const status = resolveStatuses(query.status, caller)
         const { page, perPage, limit, offset } = paging(query)
@@ -190,6 +190,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
           perPage,
           url,
           fields: query._fields,
+          syncToken: await reader.syncToken(),
         })
       },
     }),

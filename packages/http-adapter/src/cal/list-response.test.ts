@@ -13,11 +13,13 @@ describe('listResponse', () => {
       page: 2,
       perPage: 2,
       url,
+      syncToken: 't',
     })
     expect(res.headers.get('X-CAL-Total')).toBe('5')
     expect(res.headers.get('X-TEC-TotalPages')).toBe('3')
     expect(res.headers.get('X-WP-Total')).toBe('5')
     expect(res.headers.get('X-WP-TotalPages')).toBe('3')
+    expect(res.headers.get('X-CAL-Sync-Token')).toBe('t')
     expect(res.headers.get('Link')).toBe(
       '<http://h/cal/events/v1/events?search=jazz&per_page=2>; rel="prev", <http://h/cal/events/v1/events?search=jazz&per_page=2&page=3>; rel="next"',
     )
@@ -40,10 +42,20 @@ describe('listResponse', () => {
       page: 1,
       perPage: 10,
       url,
+      syncToken: 't',
     })
     expect(await first.json()).toMatchObject({ tags: [], total: 0, total_pages: 0 })
     expect(() =>
-      listResponse({ key: 'tags', kind: 'tag', items: [], total: 3, page: 2, perPage: 10, url }),
+      listResponse({
+        key: 'tags',
+        kind: 'tag',
+        items: [],
+        total: 3,
+        page: 2,
+        perPage: 10,
+        url,
+        syncToken: 't',
+      }),
     ).toThrowError(expect.objectContaining({ status: 404, code: 'term-archive-page-not-found' }))
   })
 

@@ -16,11 +16,16 @@ export interface ListPage<T> {
   url: URL
   /** `_fields`: what each item keeps (see {@link pickFields}). */
   fields?: readonly string[]
+  /**
+   * The changes feed's token at the revision the list was read at (`reader.syncToken()`), sent
+   * as `X-CAL-Sync-Token`: following `/changes` from it misses nothing the list did not show.
+   */
+  syncToken: string
 }
 
 /**
  * The list envelope `{[key]: items, rest_url, next_rest_url?, previous_rest_url?, total,
- * total_pages}` with `X-CAL-*`, `X-TEC-*` and `X-WP-*` totals and a `Link` header. A page past the last one (page > 1 and
+ * total_pages}` with `X-CAL-*`, `X-TEC-*` and `X-WP-*` totals, `X-CAL-Sync-Token` and a `Link` header. A page past the last one (page > 1 and
  * nothing on it) is 404 `*-archive-page-not-found`; an empty first page is a 200.
  */
 export function listResponse<T>(page: ListPage<T>): Response {
@@ -65,6 +70,7 @@ export function listAnswer<T>(page: ListPage<T>): ListAnswer {
     headers[`${prefix}-Total`] = String(page.total)
     headers[`${prefix}-TotalPages`] = String(totalPages)
   }
+  headers['X-CAL-Sync-Token'] = page.syncToken
   const link = linkHeader(body.previous_rest_url, body.next_rest_url)
   if (link) headers.Link = link
   return new ListAnswer(new TextEncoder().encode(JSON.stringify(body)), headers)

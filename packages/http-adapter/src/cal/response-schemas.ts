@@ -156,5 +156,5 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'No token (`rest_not_logged_in`) or an unknown one (`rest_invalid_token`)',
   403: 'Not accessible, password protected or no longer available',
   404: 'No such record or page',
-  410: 'Already in the trash',
+  410: 'Already in the trash, or (`/changes`) a sync token expired or not made here',
 }

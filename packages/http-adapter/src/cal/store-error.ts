@@ -1,13 +1,14 @@
 import {
   CalInTrashError,
   CalNotFoundError,
+  CalSyncTokenExpiredError,
   CalTermExistsError,
   CalUnknownReferenceError,
   CalValidationError,
 } from '@cal/store'
 import type { HttpError } from '../http-error.js'
 import { CAL_BASE } from './cal-api-options.js'
-import { invalidParams, isInTrash, notFound, termExists } from './cal-error.js'
+import { invalidParams, isInTrash, notFound, syncTokenExpired, termExists } from './cal-error.js'
 
 /** Store field names → API field names where they differ. */
 const API_FIELD: Record<string, string> = {
@@ -40,6 +41,7 @@ export function nameFieldOf(request: Request | undefined): string {
 export function calStoreError(error: unknown, nameField = 'name'): HttpError | undefined {
   if (error instanceof CalNotFoundError) return notFound(error.kind, error.key)
   if (error instanceof CalInTrashError) return isInTrash(error.kind)
+  if (error instanceof CalSyncTokenExpiredError) return syncTokenExpired(error.message)
   if (error instanceof CalTermExistsError) return termExists(error.termId)
   if (error instanceof CalUnknownReferenceError) {
     const field = API_FIELD[error.field] ?? error.field

@@ -135,7 +135,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
         ...errorResponses([400, 404]),
       },
       query: listQuery,
-      handle: async ({ query, url }) => {
+      handle: async ({ query, url, reader }) => {
         const q = query as z.output<typeof categoryListQuery>
         const { page, perPage, limit, offset } = paging(q)
         const result = await repo.list({
@@ -162,6 +162,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
           perPage,
           url,
           fields: q._fields,
+          syncToken: await reader.syncToken(),
         })
       },
     }),

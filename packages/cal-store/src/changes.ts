@@ -1,0 +1,185 @@
+import { sql } from 'kysely'
+import { CalSyncTokenExpiredError, type FeedPosition, type FeedTokens } from './changes-token.js'
+import type { CalChangeAction } from './record-change.js'
+import type { PostStatus, RecordKind } from './status.js'
+import type { CalDb } from './store-context.js'
+
+/**
+ * Whose view of the history a feed page is: `public` sees what anonymous callers may (records
+ * while they are published; a record leaving `publish` is deleted for it), `all` what a token
+ * holder may (every record until it is trashed or deleted).
+ */
+export type ChangesView = 'public' | 'all'
+
+/** One record in a feed page: what happened to it last, seen from the page's view. */
+export interface FeedChange {
+  kind: RecordKind
+  id: number
+  action: CalChangeAction
+  /** The record's `modified` stamp after the change (a term's: when it changed). */
+  modified: Date
+}
+
+/** A page of the changes feed. */
+export interface ChangesPage {
+  /** Oldest first (by each record's latest change); each record at most once. */
+  changes: FeedChange[]
+  /** The token to follow from: every change up to the page's end is behind it. */
+  nextSince: string
+  /** True when changes after {@link nextSince} exist at the reader's revision. */
+  more: boolean
+}
+
+/** What {@link CalReader.changes} takes. */
+export interface ChangesQuery {
+  /** A token from a list answer (`X-CAL-Sync-Token`) or a page's `nextSince`. */
+  since: string
+  /** Records per page, 1–{@link MAX_CHANGES_PAGE}; default {@link DEFAULT_CHANGES_PAGE}. */
+  limit?: number
+  /** Default `public`. */
+  view?: ChangesView
+}
+
+export const DEFAULT_CHANGES_PAGE = 100
+export const MAX_CHANGES_PAGE = 500
+
+/** One record's changes within one revision, as the database folds them. */
+interface RevisionRow {
+  revision: string
+  kind: RecordKind
+  record_id: number
+  before_status: PostStatus | null
+  after_status: PostStatus | null
+  modified: Date | string
+  purged_through: string
+}
+
+/** Whether a record in `status` (`null`: no such row) is visible in `view`. */
+function visible(status: PostStatus | null, view: ChangesView): boolean {
+  return view === 'public' ? status === 'publish' : status !== null && status !== 'trash'
+}
+
+/** The same rule in SQL, over a folded row's status column. */
+function visibleSql(column: 'before_status' | 'after_status', view: ChangesView) {
+  const c = sql.ref(column)
+  return view === 'public' ? sql`${c} = 'publish'` : sql`coalesce(${c}, 'trash') <> 'trash'`
+}
+
+/**
+ * The feed page after `position` up to revision `until` (the reader's). One statement, so the
+ * history it reads and the retention mark it checks are of one snapshot: a purge racing the
+ * read either happened before it (the token is expired) or did not touch what it reads.
+ *
+ * Pages hold up to `limit` per-revision changes in (revision, kind, id) order, folded per
+ * record; a page may end inside a revision (the next token carries the last record it holds),
+ * so a page never exceeds `limit` and nothing is skipped or repeated across pages.
+ */
+export async function readChanges(
+  db: CalDb,
+  tokens: FeedTokens,
+  position: FeedPosition,
+  until: number,
+  limit: number,
+  view: ChangesView,
+): Promise<ChangesPage> {
+  const { revision, after } = position
+  if (revision >= until && !after) {
+    // Nothing committed after the token (a reader never lags a token it could have made).
+    return {
+      changes: [],
+      nextSince: tokens.encode({ revision: Math.max(revision, until) }),
+      more: false,
+    }
+  }
+  const from = after
+    ? sql`(revision > ${revision} or (revision = ${revision}
+        and (kind, record_id) > (${after.kind}, ${after.id})))`
+    : sql`revision > ${revision}`
+  const { rows } = await sql<RevisionRow>`
+    with folded as (
+      select revision, kind, record_id,
+        (array_agg(before_status order by seq))[1] as before_status,
+        (array_agg(after_status order by seq desc))[1] as after_status,
+        (array_agg(modified order by seq desc))[1] as modified
+      from cal_change
+      where revision is not null and ${from} and revision <= ${until}
+      group by revision, kind, record_id
+      order by revision, kind, record_id),
+    shown as (
+      select * from folded
+      where ${visibleSql('before_status', view)} or ${visibleSql('after_status', view)}
+      limit ${limit + 1})
+    select s.*, (select purged_through from cal_sync) as purged_through
+    from (select 1) one left join shown s on true
+    order by s.revision, s.kind, s.record_id`.execute(db)
+  const purged = Number(rows[0]?.purged_through ?? 0)
+  if (after ? revision <= purged : revision < purged) {
+    throw new CalSyncTokenExpiredError('the changes since it are no longer kept')
+  }
+  const found = rows.filter((r) => r.revision !== null)
+  const more = found.length > limit
+  const page = found.slice(0, limit)
+  const last = page.at(-1)
+  let next: FeedPosition = { revision: Math.max(revision, until) }
+  if (more && last) {
+    const cutInside = found[limit]?.revision === last.revision
+    next = cutInside
+      ? { revision: Number(last.revision), after: { kind: last.kind, id: last.record_id } }
+      : { revision: Number(last.revision) }
+  }
+  return { changes: fold(page, view), nextSince: tokens.encode(next), more }
+}
+
+/**
+ * One entry per record: its status before its first change on the page and after its last
+ * decide the action; a record neither visible before nor after (made and deleted on the page,
+ * or never public) is left out. Ordered by each record's last change.
+ */
+function fold(rows: readonly RevisionRow[], view: ChangesView): FeedChange[] {
+  const byRecord = new Map<string, { first: RevisionRow; last: RevisionRow }>()
+  for (const row of rows) {
+    const key = `${row.kind}:${row.record_id}`
+    const seen = byRecord.get(key)
+    // Re-inserted, so the map's order is the order of each record's last change.
+    byRecord.delete(key)
+    byRecord.set(key, { first: seen?.first ?? row, last: row })
+  }
+  const changes: FeedChange[] = []
+  for (const { first, last } of byRecord.values()) {
+    const before = visible(first.before_status, view)
+    const now = visible(last.after_status, view)
+    if (!before && !now) continue
+    changes.push({
+      kind: last.kind,
+      id: last.record_id,
+      action: before && now ? 'updated' : now ? 'created' : 'deleted',
+      modified: new Date(last.modified),
+    })
+  }
+  return changes
+}
+
+/**
+ * Deletes the history older than `cutoff`, by revision prefix (every revision up to the newest
+ * one with a change written before `cutoff`), and moves `cal_sync.purged_through` to it, in one
+ * statement: a token at or past the mark still finds every change after it.
+ */
+export async function purgeChanges(db: CalDb, cutoff: Date): Promise<void> {
+  await sql`
+    with mark as (
+      select max(revision) as revision from cal_change
+      where revision is not null and at < ${cutoff}),
+    gone as (
+      delete from cal_change c using mark
+      where c.revision is not null and c.revision <= mark.revision)
+    update cal_sync s set purged_through = mark.revision
+    from mark where mark.revision > s.purged_through`.execute(db)
+}
+
+/** The database's token secret (`cal_sync`, made once by migration 0013). */
+export async function querySyncSecret(db: CalDb): Promise<string> {
+  const { rows } = await sql<{ secret: string }>`select secret from cal_sync`.execute(db)
+  const secret = rows[0]?.secret
+  if (!secret) throw new Error('cal_sync has no secret: run the calendar migrations')
+  return secret
+}

@@ -1,0 +1,247 @@
+import type { Database } from '@kcore/db'
+import { testDatabases } from '@kcore/db/testing'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type CalStore,
+  CalSyncTokenExpiredError,
+  CalValidationError,
+  type ChangesView,
+  createCalStore,
+  type FeedChange,
+} from '../src/index.js'
+
+const start = new Date('2030-05-01T10:00:00Z')
+const end = new Date('2030-05-01T12:00:00Z')
+const label = (c: FeedChange) => `${c.kind}.${c.action}:${c.id}`
+
+describe.each(testDatabases())('changes feed on $name', ({ open }) => {
+  let database: Database
+  let store: CalStore
+
+  beforeAll(async () => {
+    database = await open()
+    store = createCalStore(database)
+    await store.migrate()
+  })
+  afterAll(async () => {
+    await database?.close()
+  })
+
+  /** The token now, for following what comes next. */
+  const mark = async () => (await store.reader()).syncToken()
+  /** Every change after `since`, all pages, as labels, with the pages' sizes. */
+  async function follow(since: string, view: ChangesView = 'public', limit = 100) {
+    const labels: string[] = []
+    const sizes: number[] = []
+    for (let token = since; ; ) {
+      const page = await (await store.reader()).changes({ since: token, view, limit })
+      labels.push(...page.changes.map(label))
+      sizes.push(page.changes.length)
+      token = page.nextSince
+      if (!page.more) return { labels, sizes, next: token }
+    }
+  }
+
+  it('reports creates, updates and trashes, per view', async () => {
+    const t0 = await mark()
+    const venue = await store.venues.create({ name: 'Feed Hall' })
+    const shown = await store.events.create({ title: 'Shown', start, end, venue: venue.id })
+    const draft = await store.events.create({ title: 'Draft', start, end, status: 'draft' })
+    const t1 = await mark()
+    expect((await follow(t0)).labels).toEqual([
+      `venue.created:${venue.id}`,
+      `event.created:${shown.id}`,
+    ])
+    expect((await follow(t0, 'all')).labels).toEqual([
+      `venue.created:${venue.id}`,
+      `event.created:${shown.id}`,
+      `event.created:${draft.id}`,
+    ])
+    await store.events.update(shown.id, { title: 'Shown again' })
+    await store.events.update(draft.id, { title: 'Still a draft' })
+    await store.venues.trash(venue.id)
+    const t2 = await mark()
+    // The trashed venue leaves its event (an event update) and is deleted.
+    expect((await follow(t1)).labels).toEqual([
+      `event.updated:${shown.id}`,
+      `venue.deleted:${venue.id}`,
+    ])
+    expect((await follow(t1, 'all')).labels).toEqual([
+      `event.updated:${draft.id}`,
+      `event.updated:${shown.id}`,
+      `venue.deleted:${venue.id}`,
+    ])
+    // Publishing is a creation for the public, leaving publish a deletion.
+    await store.events.update(draft.id, { status: 'publish' })
+    await store.events.update(shown.id, { status: 'private' })
+    const t3 = await mark()
+    expect((await follow(t2)).labels).toEqual([
+      `event.created:${draft.id}`,
+      `event.deleted:${shown.id}`,
+    ])
+    expect((await follow(t2, 'all')).labels).toEqual([
+      `event.updated:${draft.id}`,
+      `event.updated:${shown.id}`,
+    ])
+    await store.events.trash(draft.id)
+    await store.events.trash(shown.id)
+    expect((await follow(t3)).labels).toEqual([`event.deleted:${draft.id}`])
+    expect((await follow(t3, 'all')).labels).toEqual([
+      `event.deleted:${draft.id}`,
+      `event.deleted:${shown.id}`,
+    ])
+  })
+
+  it('folds a record to its latest action and drops what was made and deleted', async () => {
+    const t0 = await mark()
+    const a = await store.events.create({ title: 'A', start, end })
+    await store.events.update(a.id, { title: 'A2' })
+    await store.events.update(a.id, { title: 'A3' })
+    const gone = await store.events.create({ title: 'Gone', start, end })
+    await store.events.trash(gone.id)
+    const { labels } = await follow(t0)
+    expect(labels).toEqual([`event.created:${a.id}`])
+    const t1 = await mark()
+    await store.events.update(a.id, { title: 'A4' })
+    await store.events.trash(a.id)
+    expect((await follow(t1)).labels).toEqual([`event.deleted:${a.id}`])
+  })
+
+  it('reports term links, permanent term deletes and organizer unlinks', async () => {
+    const cat = await store.categories.create({ name: 'Feed cat' })
+    const org = await store.organizers.create({ name: 'Feed org' })
+    const e = await store.events.create({
+      title: 'Linked',
+      start,
+      end,
+      categories: [cat.id],
+      organizers: [org.id],
+    })
+    const t0 = await mark()
+    await store.categories.delete(cat.id)
+    expect((await follow(t0)).labels).toEqual([
+      `category.deleted:${cat.id}`,
+      `event.updated:${e.id}`,
+    ])
+    const t1 = await mark()
+    await store.organizers.trash(org.id)
+    expect((await follow(t1)).labels).toEqual([
+      `event.updated:${e.id}`,
+      `organizer.deleted:${org.id}`,
+    ])
+    const tag = await store.tags.create({ name: 'Feed tag' })
+    const t2 = await mark()
+    await store.events.update(e.id, { tags: [tag.id] })
+    // The tag's count moved with the link: the tag changed too.
+    expect((await follow(t2)).labels.sort()).toEqual([
+      `event.updated:${e.id}`,
+      `tag.updated:${tag.id}`,
+    ])
+  })
+
+  it('sees writes of other processes and scripts (database triggers)', async () => {
+    const e = await store.events.create({ title: 'Scripted', start, end })
+    const t0 = await mark()
+    await sql`update cal_event set status = 'draft' where id = ${e.id}`.execute(database.db)
+    await sql`delete from cal_event where id = ${e.id}`.execute(database.db)
+    expect((await follow(t0)).labels).toEqual([`event.deleted:${e.id}`])
+    expect((await follow(t0, 'all')).labels).toEqual([`event.deleted:${e.id}`])
+  })
+
+  it('pages across per_page boundaries without skipping or repeating', async () => {
+    const t0 = await mark()
+    // One revision with 7 records, then 5 single revisions, then an update of the first.
+    const ids = await store.events.createMany(
+      Array.from({ length: 7 }, (_, i) => ({ title: `Bulk ${i}`, start, end })),
+    )
+    const singles: number[] = []
+    for (let i = 0; i < 5; i++)
+      singles.push((await store.events.create({ title: `One ${i}`, start, end })).id)
+    await store.events.update(ids[0] as number, { title: 'Bulk 0 again' })
+    const whole = await follow(t0, 'public', 500)
+    expect(whole.labels).toHaveLength(12)
+    for (const limit of [1, 2, 3, 5, 7, 11, 12, 13]) {
+      const paged = await follow(t0, 'public', limit)
+      expect(Math.max(...paged.sizes)).toBeLessThanOrEqual(limit)
+      // Page by page, a record appears again only after a later change of it.
+      const created = new Set(paged.labels.filter((l) => l.startsWith('event.created')))
+      expect(created.size, `limit ${limit}`).toBe(12)
+      expect(paged.labels.filter((l) => !l.startsWith('event.created'))).toEqual(
+        paged.labels.includes(`event.created:${ids[0]}`) &&
+          paged.labels.indexOf(`event.created:${ids[0]}`) === paged.labels.length - 1
+          ? []
+          : [`event.updated:${ids[0]}`],
+      )
+      expect(await follow(paged.next)).toMatchObject({ labels: [] })
+    }
+    expect(singles).toHaveLength(5)
+  })
+
+  it('answers nothing new after the latest token and moves it with the revision', async () => {
+    const t0 = await mark()
+    const page = await (await store.reader()).changes({ since: t0 })
+    expect(page).toMatchObject({ changes: [], more: false })
+    const e = await store.events.create({ title: 'Later', start, end })
+    const next = await (await store.reader()).changes({ since: page.nextSince })
+    expect(next.changes.map(label)).toEqual([`event.created:${e.id}`])
+  })
+
+  it('refuses garbage, forged and foreign tokens with CalSyncTokenExpiredError', async () => {
+    const reader = await store.reader()
+    const good = await reader.syncToken()
+    const [revision, mac] = good.split('.')
+    const other = await open()
+    try {
+      const foreign = createCalStore(other)
+      await foreign.migrate()
+      const foreignToken = await (await foreign.reader()).syncToken()
+      for (const since of [
+        '',
+        'x',
+        '.',
+        '123',
+        `${Number(revision) + 1}.${mac}`,
+        `${revision}.e1.${mac}`,
+        `${revision}.${mac}x`,
+        foreignToken,
+        'a'.repeat(10_000),
+        `${'9'.repeat(40)}.${mac}`,
+      ]) {
+        await expect(reader.changes({ since }), since.slice(0, 40)).rejects.toBeInstanceOf(
+          CalSyncTokenExpiredError,
+        )
+      }
+    } finally {
+      await other.close()
+    }
+    for (const limit of [0, -1, 501, 1.5, Number.NaN]) {
+      await expect(reader.changes({ since: good, limit })).rejects.toBeInstanceOf(
+        CalValidationError,
+      )
+    }
+    await expect(reader.changes({ since: good, limit: 500 })).resolves.toMatchObject({
+      more: false,
+    })
+  })
+
+  it('expires tokens whose changes retention dropped', async () => {
+    let now = Date.now()
+    const clocked = createCalStore(database, { now: () => new Date(now), changesRetentionDays: 30 })
+    const old = await (await clocked.reader()).syncToken()
+    await clocked.events.create({ title: 'Before the cut', start, end })
+    const mid = await (await clocked.reader()).syncToken()
+    await expect((await clocked.reader()).changes({ since: old })).resolves.toMatchObject({
+      more: false,
+    })
+    now += 31 * 86_400_000
+    await expect((await clocked.reader()).changes({ since: old })).rejects.toBeInstanceOf(
+      CalSyncTokenExpiredError,
+    )
+    // A token after the purged changes still follows.
+    await expect((await clocked.reader()).changes({ since: mid })).resolves.toMatchObject({
+      changes: [],
+    })
+    expect(() => createCalStore(database, { changesRetentionDays: 0 })).toThrow(RangeError)
+  })
+})

@@ -1,0 +1,184 @@
+import { testDatabases } from '@kcore/db/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CAL_EXPOSED_HEADERS } from '../src/cal/cal-api-options.js'
+import { type CalHarness, openCal } from './cal-harness.js'
+import { type MirrorCall, runMirror } from './cal-mirror.js'
+
+const event = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  start_date: '2026-04-01 10:00:00',
+  end_date: '2026-04-01 11:00:00',
+  ...extra,
+})
+
+describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
+  let cal: CalHarness
+  beforeAll(async () => {
+    cal = await openCal(open)
+  })
+  afterAll(async () => {
+    await cal?.close()
+  })
+
+  const token = async (holder = false) => {
+    const answer = await cal.get('/events', holder)
+    const value = answer.headers.get('x-cal-sync-token')
+    expect(value).toBeTruthy()
+    return value as string
+  }
+  const changes = async (since: string, holder = false, perPage = 100) =>
+    cal.get(`/changes?since=${encodeURIComponent(since)}&per_page=${perPage}`, holder)
+  const labels = (answer: { body: { changes: { type: string; action: string; id: number }[] } }) =>
+    answer.body.changes.map((c) => `${c.type}.${c.action}:${c.id}`)
+
+  it('puts X-CAL-Sync-Token on every list answer, exposed to browsers', async () => {
+    for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
+      const answer = await cal.get(path)
+      expect(answer.status, path).toBe(200)
+      expect(answer.headers.get('x-cal-sync-token'), path).toMatch(/^\d+\.[\w-]+$/)
+    }
+    expect(CAL_EXPOSED_HEADERS).toContain('X-CAL-Sync-Token')
+  })
+
+  it('answers the spec shape, per caller, and password events by id and action only', async () => {
+    const since = await token()
+    const shown = (await cal.create('/events', event('Shown'))).body
+    const locked = (await cal.create('/events', event('Locked', { password: 'pw' }))).body
+    const draft = (await cal.create('/events', event('Draft', { status: 'draft' }))).body
+    const anon = await changes(since)
+    expect(anon.status).toBe(200)
+    expect(anon.body).toEqual({
+      changes: [
+        { type: 'event', id: shown.id, action: 'created', modified_utc: expect.any(String) },
+        { type: 'event', id: locked.id, action: 'created', modified_utc: expect.any(String) },
+      ],
+      next_since: expect.any(String),
+      more: false,
+    })
+    expect(anon.body.changes[0].modified_utc).toBe(shown.modified_utc)
+    expect(JSON.stringify(anon.body)).not.toMatch(/Locked|Shown/)
+    expect(labels(await changes(since, true))).toEqual([
+      `event.created:${shown.id}`,
+      `event.created:${locked.id}`,
+      `event.created:${draft.id}`,
+    ])
+    // Published → draft: deleted for the public, updated for a holder; trash: deleted for both.
+    const t1 = anon.body.next_since
+    await cal.call('POST', `/events/${shown.id}`, { body: { status: 'draft' }, token: true })
+    await cal.call('DELETE', `/events/${draft.id}`, { token: true })
+    expect(labels(await changes(t1))).toEqual([`event.deleted:${shown.id}`])
+    expect(labels(await changes(t1, true))).toEqual([
+      `event.updated:${shown.id}`,
+      `event.deleted:${draft.id}`,
+    ])
+  })
+
+  it('reports term deletes and venue and organizer trashes', async () => {
+    const cat = (await cal.create('/categories', { name: 'Changes cat' })).body
+    const venue = (await cal.create('/venues', { venue: 'Changes hall' })).body
+    const org = (await cal.create('/organizers', { organizer: 'Changes org' })).body
+    const e = (
+      await cal.create(
+        '/events',
+        event('Linked', { categories: [cat.id], venue: venue.id, organizer: [org.id] }),
+      )
+    ).body
+    const since = await token()
+    await cal.call('DELETE', `/categories/${cat.id}`, { token: true })
+    await cal.call('DELETE', `/venues/${venue.id}`, { token: true })
+    await cal.call('DELETE', `/organizers/${org.id}`, { token: true })
+    const got = labels(await changes(since))
+    expect(got.sort()).toEqual(
+      [
+        `category.deleted:${cat.id}`,
+        `event.updated:${e.id}`,
+        `organizer.deleted:${org.id}`,
+        `venue.deleted:${venue.id}`,
+      ].sort(),
+    )
+  })
+
+  it('pages with next_since and more, never past per_page', async () => {
+    const since = await token()
+    const made: number[] = []
+    for (let i = 0; i < 5; i++) made.push((await cal.create('/events', event(`P${i}`))).body.id)
+    const seen: number[] = []
+    let next = since
+    for (let pages = 0; ; pages++) {
+      const page = await changes(next, false, 2)
+      expect(page.body.changes.length).toBeLessThanOrEqual(2)
+      seen.push(...page.body.changes.map((c: { id: number }) => c.id))
+      next = page.body.next_since
+      if (!page.body.more) break
+      expect(pages).toBeLessThan(5)
+    }
+    expect(seen).toEqual(made)
+  })
+
+  it('refuses bad per_page with 400 naming it, and bad tokens with 410 sync-token-expired', async () => {
+    const since = await token()
+    for (const perPage of ['0', '501', '-1', '1.5', 'x', '', '99999999999999999999']) {
+      const answer = await cal.get(
+        `/changes?since=${encodeURIComponent(since)}&per_page=${perPage}`,
+      )
+      expect(answer.status, perPage).toBe(400)
+      expect(answer.body.code).toBe('rest_invalid_param')
+      expect(Object.keys(answer.body.data.params)).toEqual(['per_page'])
+    }
+    for (const perPage of ['1', '500']) {
+      expect((await changes(since, false, Number(perPage))).status).toBe(200)
+    }
+    const missing = await cal.get('/changes')
+    expect(missing.status).toBe(400)
+    expect(Object.keys(missing.body.data.params)).toEqual(['since'])
+    expect((await cal.get(`/changes?since=a&since=b`)).status).toBe(400)
+    const [revision, mac] = since.split('.')
+    for (const bad of [
+      'garbage',
+      '1',
+      `${Number(revision) + 1}.${mac}`,
+      `${revision}.e1.${mac}`,
+      '\u0000',
+      'ü'.repeat(300),
+    ]) {
+      const answer = await cal.get(`/changes?since=${encodeURIComponent(bad)}`)
+      expect(answer.status, bad).toBe(bad === '\u0000' ? 400 : 410)
+      if (answer.status === 410) {
+        expect(answer.body).toMatchObject({ code: 'sync-token-expired', data: { status: 410 } })
+      }
+    }
+  })
+
+  it('is in the OpenAPI document and the namespace index', async () => {
+    const doc = await cal.get('/doc')
+    expect(
+      doc.body.paths['/cal/events/v1/changes']?.get?.parameters?.map(
+        (p: { name: string }) => p.name,
+      ),
+    ).toEqual(expect.arrayContaining(['since', 'per_page']))
+    const index = await cal.get('')
+    expect(Object.keys(index.body.routes)).toContain('/cal/events/v1/changes')
+  })
+})
+
+// The fast mirror (issue 30): one handler, concurrent writers, an anonymous and a holder
+// mirror; the process-level one is packages/cli/test/cal-changes-processes.slow.test.ts.
+const SEEDS = process.env.CAL_MIRROR_SEED
+  ? [Number(process.env.CAL_MIRROR_SEED)]
+  : [1 + (Date.now() % 10_000), 2 + (Date.now() % 10_000)]
+
+describe.each(testDatabases())('a changes mirror converges on $name', ({ open }) => {
+  it.each(SEEDS)('seed %i', { timeout: 120_000 }, async (seed) => {
+    const cal = await openCal(open)
+    try {
+      const call: MirrorCall = async (_client, method, path, options = {}) =>
+        cal.call(method, path, { body: options.body, token: options.holder === true })
+      const run = await runMirror({ call, seed, writers: 3, ops: 25 })
+      const replay = `seed ${seed} (replay: CAL_MIRROR_SEED=${seed})`
+      expect(run.diffs.join('\n'), replay).toBe('')
+      expect(run.applied[1], replay).toBeGreaterThan(10)
+    } finally {
+      await cal.close()
+    }
+  })
+})

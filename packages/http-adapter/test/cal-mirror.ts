@@ -1,0 +1,341 @@
+import { prng } from '@cal/store/testing'
+
+// "A mirror converges" (issue 30): writers change the calendar at random while a mirror client
+// lists everything once (keeping the list's X-CAL-Sync-Token) and then follows /changes,
+// fetching what it is told changed and dropping what was deleted. At the end its copy must equal
+// a fresh full list. Used in-process (cal-changes-mirror.test.ts) and over two kcore processes
+// (packages/cli/test/cal-changes-processes.slow.test.ts).
+
+/** An answer as the mirror needs it. */
+export interface MirrorAnswer {
+  status: number
+  headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  body: any
+}
+
+/** Calls the calendar API (`path` under `/cal/events/v1`); `holder`: with the write token. */
+export type MirrorCall = (
+  client: number,
+  method: string,
+  path: string,
+  options?: { body?: unknown; holder?: boolean },
+) => Promise<MirrorAnswer>
+
+type Collection = 'events' | 'venues' | 'organizers' | 'categories' | 'tags'
+const COLLECTIONS: Collection[] = ['events', 'venues', 'organizers', 'categories', 'tags']
+const TYPE_OF: Record<string, Collection> = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'categories',
+  tag: 'tags',
+}
+const VISIBLE = 'publish,draft,pending,private,future'
+/** Most records the writers make per collection: a full list stays one page (see README). */
+const CAP = 40
+
+/** A copy of the calendar: per collection, id → the record's JSON (links reduced to ids). */
+export type Copy = Record<Collection, Map<number, string>>
+
+/**
+ * A record as the mirror keeps it. Records embedded in an event (venue, organizers, terms)
+ * change under their own type, so the event keeps their ids; a list read leaves the rest.
+ */
+function normalize(collection: Collection, record: Record<string, unknown>): string {
+  // Links are built on the answering server's origin: two processes, two ports.
+  return withoutOrigins(normalizeLinks(collection, record))
+}
+
+const withoutOrigins = (json: string) =>
+  json.replace(/(https?:\/\/)?(localhost|127\.0\.0\.1):\d+/g, 'ORIGIN')
+
+function normalizeLinks(collection: Collection, record: Record<string, unknown>): string {
+  if (collection !== 'events') return JSON.stringify(record)
+  const ids = (v: unknown) => (Array.isArray(v) ? v.map((x: { id: number }) => x.id) : [])
+  const venue = record.venue as { id?: number } | unknown[]
+  return JSON.stringify({
+    ...record,
+    venue: Array.isArray(venue) ? null : venue.id,
+    organizer: ids(record.organizer),
+    categories: ids(record.categories),
+    tags: ids(record.tags),
+  })
+}
+
+/** The query of a full list of `collection` for this caller, as one page. */
+function listQuery(collection: Collection, holder: boolean): string {
+  const status = holder ? `&status=${VISIBLE}` : ''
+  if (collection === 'events') {
+    return `start_date=1000-01-01&end_date=9999-12-31&per_page=50${status}`
+  }
+  if (collection === 'categories' || collection === 'tags') return 'hide_empty=false&per_page=50'
+  return `per_page=50${status}`
+}
+
+async function ok(answer: Promise<MirrorAnswer>, what: string): Promise<MirrorAnswer> {
+  const a = await answer
+  if (a.status < 200 || a.status > 299)
+    throw new Error(`${what} → ${a.status} ${JSON.stringify(a.body)}`)
+  return a
+}
+
+/**
+ * A full list of everything this caller sees, and the sync token of its first answer (the
+ * oldest revision it read at: what later pages saw that is newer, the feed replays).
+ */
+export async function fullList(
+  call: MirrorCall,
+  client: number,
+  holder: boolean,
+): Promise<{ copy: Copy; token: string }> {
+  const copy = {} as Copy
+  let token: string | undefined
+  for (const collection of COLLECTIONS) {
+    const path = `/${collection}?${listQuery(collection, holder)}`
+    const answer = await ok(call(client, 'GET', path, { holder }), `GET ${path}`)
+    token ??= answer.headers.get('x-cal-sync-token') ?? undefined
+    if (answer.body.total > 50) throw new Error(`${collection}: more than one page`)
+    copy[collection] = new Map(
+      answer.body[collection]
+        .filter((r: { hide_from_listings?: boolean }) => !r.hide_from_listings)
+        .map((r: { id: number }) => [r.id, normalize(collection, r)]),
+    )
+  }
+  if (!token) throw new Error('a list answer had no X-CAL-Sync-Token')
+  return { copy, token }
+}
+
+/**
+ * Applies the changes after `token` until `more` is false; returns the last token. A record the
+ * feed says exists that a read then does not find goes into `unexplained` until a later change
+ * of it comes: at the end nothing may be left there (the feed told of no record it cannot show).
+ */
+export async function followChanges(
+  call: MirrorCall,
+  client: number,
+  holder: boolean,
+  copy: Copy,
+  token: string,
+  perPage: number,
+  log: string[],
+  unexplained: Set<string>,
+): Promise<string> {
+  for (let since = token; ; ) {
+    const path = `/changes?since=${encodeURIComponent(since)}&per_page=${perPage}`
+    const page = (await ok(call(client, 'GET', path, { holder }), `GET ${path}`)).body
+    if (page.changes.length > perPage)
+      throw new Error(`page of ${page.changes.length} > ${perPage}`)
+    const keys = page.changes.map((c: { type: string; id: number }) => `${c.type}:${c.id}`)
+    if (new Set(keys).size !== keys.length) throw new Error(`a record twice on one page: ${keys}`)
+    const wanted: Record<Collection, number[]> = {
+      events: [],
+      venues: [],
+      organizers: [],
+      categories: [],
+      tags: [],
+    }
+    for (const c of page.changes as { type: string; id: number; action: string }[]) {
+      const collection = TYPE_OF[c.type] as Collection
+      log.push(`${c.type}.${c.action}:${c.id}`)
+      unexplained.delete(`${collection} ${c.id}`)
+      if (c.action === 'deleted') copy[collection].delete(c.id)
+      else wanted[collection].push(c.id)
+    }
+    for (const gone of await refetch(call, client, holder, copy, wanted)) unexplained.add(gone)
+    since = page.next_since
+    if (!page.more) return since
+  }
+}
+
+/** Reads the records the feed named and puts them in (or, gone meanwhile, takes them out). */
+async function refetch(
+  call: MirrorCall,
+  client: number,
+  holder: boolean,
+  copy: Copy,
+  wanted: Record<Collection, number[]>,
+): Promise<string[]> {
+  const missing: string[] = []
+  if (wanted.events.length > 0) {
+    const status = holder ? `&status=${VISIBLE}` : ''
+    const path = `/events?include=${wanted.events.join(',')}&per_page=50${status}`
+    const found = new Map<number, Record<string, unknown>>(
+      (await ok(call(client, 'GET', path, { holder }), `GET ${path}`)).body.events.map(
+        (e: { id: number }) => [e.id, e],
+      ),
+    )
+    for (const id of wanted.events) {
+      const e = found.get(id)
+      if (e && !e.hide_from_listings) copy.events.set(id, normalize('events', e))
+      else {
+        copy.events.delete(id)
+        if (!e) missing.push(`events ${id}`)
+      }
+    }
+  }
+  for (const collection of ['venues', 'organizers', 'categories', 'tags'] as const) {
+    for (const id of wanted[collection]) {
+      const answer = await call(client, 'GET', `/${collection}/${id}`, { holder })
+      if (answer.status === 200) copy[collection].set(id, normalize(collection, answer.body))
+      else if ([403, 404].includes(answer.status)) {
+        copy[collection].delete(id)
+        missing.push(`${collection} ${id}`)
+      } else throw new Error(`GET /${collection}/${id} → ${answer.status}`)
+    }
+  }
+  return missing
+}
+
+/** The differences between two copies, as readable lines (none: equal). */
+export function copyDiff(mirror: Copy, fresh: Copy): string[] {
+  const lines: string[] = []
+  for (const collection of COLLECTIONS) {
+    for (const [id, json] of fresh[collection]) {
+      const mine = mirror[collection].get(id)
+      if (mine === undefined) lines.push(`${collection} ${id} missing from the mirror`)
+      else if (mine !== json) lines.push(`${collection} ${id} differs:\n  ${mine}\n  ${json}`)
+    }
+    for (const id of mirror[collection].keys()) {
+      if (!fresh[collection].has(id)) lines.push(`${collection} ${id} only in the mirror`)
+    }
+  }
+  return lines
+}
+
+/** Runs `ops` random writes for one writer client. */
+async function writer(call: MirrorCall, client: number, seed: number, ops: number) {
+  const rnd = prng(seed * 1000 + client)
+  const w = (method: string, path: string, body?: unknown) =>
+    call(client, method, path, { body, holder: true })
+  const idsOf = async (collection: Collection) => {
+    const a = await w('GET', `/${collection}?${listQuery(collection, true)}`)
+    return a.status === 200 ? (a.body[collection] as { id: number }[]).map((r) => r.id) : []
+  }
+  const start = () => {
+    const day = rnd.int(1, 28)
+    return `2026-0${rnd.int(3, 9)}-${String(day).padStart(2, '0')} ${rnd.int(10, 20)}:00:00`
+  }
+  for (let i = 0; i < ops; i++) {
+    const roll = rnd.next()
+    if (roll < 0.3) {
+      const events = await idsOf('events')
+      const id = events.length > 0 && rnd.chance(0.75) ? rnd.pick(events) : undefined
+      const [venues, organizers, categories, tags] = await Promise.all([
+        idsOf('venues'),
+        idsOf('organizers'),
+        idsOf('categories'),
+        idsOf('tags'),
+      ])
+      const body: Record<string, unknown> = { title: `Event ${client}.${i}` }
+      if (rnd.chance(0.4)) body.status = rnd.pick(['publish', 'publish', 'draft', 'private'])
+      if (rnd.chance(0.3)) body.password = rnd.chance(0.5) ? `pw${i}` : null
+      if (rnd.chance(0.4) && venues.length) body.venue = rnd.pick(venues)
+      if (rnd.chance(0.3)) body.organizer = rnd.some(organizers, 0.3)
+      if (rnd.chance(0.4)) body.categories = rnd.some(categories, 0.3)
+      if (rnd.chance(0.3)) body.tags = rnd.some(tags, 0.3)
+      if (id === undefined) {
+        if (events.length >= CAP) continue
+        const s = start()
+        await w('POST', '/events', { ...body, start_date: s, end_date: s })
+      } else {
+        await w('POST', `/events/${id}`, body)
+      }
+    } else if (roll < 0.42) {
+      const events = await idsOf('events')
+      if (events.length) await w('DELETE', `/events/${rnd.pick(events)}`)
+    } else if (roll < 0.7) {
+      const collection = rnd.pick(['venues', 'organizers'] as const)
+      const ids = await idsOf(collection)
+      const field = collection === 'venues' ? 'venue' : 'organizer'
+      const r = rnd.next()
+      if (r < 0.35 && ids.length < CAP) {
+        await w('POST', `/${collection}`, { [field]: `${field} ${client}.${i}` })
+      } else if (r < 0.8 && ids.length) {
+        const patch: Record<string, unknown> = { [field]: `${field} ${client}.${i}b` }
+        if (rnd.chance(0.3)) patch.status = rnd.pick(['publish', 'draft'])
+        await w('POST', `/${collection}/${rnd.pick(ids)}`, patch)
+      } else if (ids.length) {
+        await w('DELETE', `/${collection}/${rnd.pick(ids)}`)
+      }
+    } else {
+      const collection = rnd.pick(['categories', 'tags'] as const)
+      const ids = await idsOf(collection)
+      const r = rnd.next()
+      if (r < 0.45 && ids.length < CAP) {
+        await w('POST', `/${collection}`, { name: `term ${client}.${i}` })
+      } else if (r < 0.75 && ids.length) {
+        await w('POST', `/${collection}/${rnd.pick(ids)}`, { description: `d${i}` })
+      } else if (ids.length) {
+        await w('DELETE', `/${collection}/${rnd.pick(ids)}`)
+      }
+    }
+  }
+}
+
+/** What a mirror run found. */
+export interface MirrorRun {
+  /** Differences between each mirror and a fresh list at the end (empty: converged). */
+  diffs: string[]
+  /** Changes each mirror applied (anonymous, holder). */
+  applied: [number, number]
+}
+
+/**
+ * Seeds a few records, then runs `writers` writer clients of `ops` writes each at once with an
+ * anonymous and a token-holding mirror that list once and follow the feed (pages of `perPage`)
+ * until the writers are done, then once more; each is compared with a fresh full list.
+ */
+export async function runMirror(options: {
+  call: MirrorCall
+  seed: number
+  writers: number
+  ops: number
+  perPage?: number
+}): Promise<MirrorRun> {
+  const { call, seed, writers, ops } = options
+  const perPage = options.perPage ?? 1 + (seed % 7)
+  const w = (method: string, path: string, body: unknown) =>
+    call(0, method, path, { body, holder: true })
+  for (const [path, body] of [
+    ['/venues', { venue: `Seed hall ${seed}` }],
+    ['/organizers', { organizer: `Seed org ${seed}` }],
+    ['/categories', { name: `Seed cat ${seed}` }],
+    ['/tags', { name: `Seed tag ${seed}` }],
+    [
+      '/events',
+      { title: 'Seed', start_date: '2026-04-01 10:00:00', end_date: '2026-04-01 11:00:00' },
+    ],
+  ] as const) {
+    await ok(w('POST', path, body), `POST ${path}`)
+  }
+  let writing = true
+  const writes = Promise.all(
+    Array.from({ length: writers }, (_, k) => writer(call, k + 1, seed, ops)),
+  ).finally(() => {
+    writing = false
+  })
+  const mirror = async (holder: boolean) => {
+    const client = holder ? writers + 2 : writers + 1
+    const log: string[] = []
+    const { copy, token } = await fullList(call, client, holder)
+    let since = token
+    const unexplained = new Set<string>()
+    while (writing) {
+      since = await followChanges(call, client, holder, copy, since, perPage, log, unexplained)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    await writes
+    await followChanges(call, client, holder, copy, since, perPage, log, unexplained)
+    const fresh = await fullList(call, client, holder)
+    const who = holder ? 'holder' : 'anonymous'
+    const diffs = copyDiff(copy, fresh.copy)
+    for (const key of unexplained) diffs.push(`${key}: the feed told of it, never readable`)
+    return { diffs: diffs.map((d) => `${who}: ${d}`), applied: log.length }
+  }
+  const [anonymous, holder] = await Promise.all([mirror(false), mirror(true), writes])
+  return {
+    diffs: [...anonymous.diffs, ...holder.diffs],
+    applied: [anonymous.applied, holder.applied],
+  }
+}
