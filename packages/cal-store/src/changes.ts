@@ -43,6 +43,15 @@ export interface ChangesQuery {
 export const DEFAULT_CHANGES_PAGE = 100
 export const MAX_CHANGES_PAGE = 500
 
+/** One or more changes of one record, oldest status first: what {@link fold} folds. */
+export interface ChangeRow {
+  kind: RecordKind
+  record_id: number
+  before_status: PostStatus | null
+  after_status: PostStatus | null
+  modified: Date | string
+}
+
 /** One record's changes within one revision, as the database folds them. */
 interface RevisionRow {
   revision: string
@@ -135,8 +144,8 @@ export async function readChanges(
  * decide the action; a record neither visible before nor after (made and deleted on the page,
  * or never public) is left out. Ordered by each record's last change.
  */
-function fold(rows: readonly RevisionRow[], view: ChangesView): FeedChange[] {
-  const byRecord = new Map<string, { first: RevisionRow; last: RevisionRow }>()
+export function fold(rows: readonly ChangeRow[], view: ChangesView): FeedChange[] {
+  const byRecord = new Map<string, { first: ChangeRow; last: ChangeRow }>()
   for (const row of rows) {
     const key = `${row.kind}:${row.record_id}`
     const seen = byRecord.get(key)

@@ -1,5 +1,4 @@
 import { type Insertable, sql } from 'kysely'
-import { noteChanges } from './change-notes.js'
 import { CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput } from './event.js'
 import { checkEventLinks } from './event-links.js'
@@ -212,7 +211,6 @@ export async function createEventsInBulk(
     if (prepared.length >= 1000) {
       await sql`analyze cal_event, cal_event_term, cal_event_organizer`.execute(trx)
     }
-    noteChanges(trx, 'event', 'created', ids)
     return ids
   })
 }

@@ -1,4 +1,3 @@
-import { noteChanges } from './change-notes.js'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
 import type { CalEvent } from './event.js'
 import { createEventsInBulk } from './event-bulk.js'
@@ -50,7 +49,6 @@ export function createEventRepository(ctx: StoreContext): Omit<EventRepository, 
               .where('status', '<>', 'trash')
               .returning('id')
               .executeTakeFirst()
-            if (trashed) noteChanges(trx, 'event', 'deleted', [id])
             return trashed
           })
         : undefined

@@ -1,6 +1,5 @@
 import { type Insertable, sql } from 'kysely'
 import { allDayBounds } from './all-day.js'
-import { noteChanges } from './change-notes.js'
 import { assertDateInRange } from './date-range.js'
 import {
   CalNotFoundError,
@@ -257,7 +256,6 @@ export async function insertEvent(
     },
   )
   await writeRelations(trx, id, { organizers, categories, tags }, false)
-  noteChanges(trx, 'event', 'created', [id])
   return id
 }
 
@@ -365,9 +363,4 @@ export async function patchEvent(
     },
   )
   await writeRelations(trx, id, relations, true)
-  // A PATCH to the trash is a trash, as the API's DELETE is (any other write is an update,
-  // which the event change log reports by itself).
-  if (changes.status === 'trash' && current.status !== 'trash') {
-    noteChanges(trx, 'event', 'deleted', [id])
-  }
 }

@@ -7,7 +7,6 @@ import type {
   Updateable,
 } from 'kysely'
 import { sql } from 'kysely'
-import { noteChanges } from './change-notes.js'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { idIn, inIdOrder, requestIds, validIds } from './id-list.js'
 import { checkAuthor, rejectNul, requireName } from './input-guard.js'
@@ -132,9 +131,6 @@ async function trashAndUnlink<
     .executeTakeFirst()
   if (row) {
     await spec.unlink(trx, id)
-    noteChanges(trx, spec.kind, 'deleted', [id])
-    // They render without it now (an organizer's unlink leaves their rows as they were).
-    noteChanges(trx, 'event', 'updated', linked)
   }
   return row
 }
@@ -202,7 +198,6 @@ async function insertRow<T extends NamedTable, I extends NamedRecordInput, P ext
         .executeTakeFirstOrThrow()
     },
   )
-  noteChanges(trx, spec.kind, 'created', [row.id])
   // `returningAll` on either table: Kysely types only the columns the two tables share.
   return row as AnyRow
 }
@@ -281,12 +276,6 @@ export async function findOrInsertNamedMany<
       .returning(['id', sql<string>`lower(name)`.as('key')])
       .execute()
     for (const row of inserted) if (!byKey.has(row.key)) byKey.set(row.key, row.id)
-    noteChanges(
-      trx,
-      spec.kind,
-      'created',
-      inserted.map((r) => r.id),
-    )
   }
   const ids: number[] = []
   for (const [i, input] of inputs.entries()) {
@@ -400,7 +389,6 @@ export function createNamedRecordRepository<
             .executeTakeFirstOrThrow()
         },
       )
-      noteChanges(trx, kind, 'updated', [id])
       return asRecord(row)
     })
   }

@@ -1,6 +1,5 @@
 import { lockAllUntilCommit, lockUntilCommit } from '@kcore/db'
 import { sql } from 'kysely'
-import { noteChanges } from './change-notes.js'
 import {
   CalNotFoundError,
   CalTermExistsError,
@@ -147,7 +146,6 @@ async function insertTerm(trx: CalDb, taxonomy: Taxonomy, input: TermInput): Pro
         return row.id
       },
     )
-    noteChanges(trx, termKind(taxonomy), 'created', [id])
     return id
   } catch (error) {
     const raced = await siblingNamed(trx, taxonomy, parent, name)
@@ -198,12 +196,6 @@ async function insertRootTerms(
     select ${taxonomy}, n.name, n.slug from unnest(${names}::text[], ${slugs}::text[]) as n(name, slug)
     on conflict do nothing
     returning lower(name) as key, id`.execute(trx)
-  noteChanges(
-    trx,
-    termKind(taxonomy),
-    'created',
-    rows.map((r) => r.id),
-  )
   return new Map(rows.map((r) => [r.key, r.id]))
 }
 
@@ -386,7 +378,6 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
         if (raced !== undefined) throw new CalTermExistsError(name, raced)
         throw error
       }
-      noteChanges(trx, kind, 'updated', [id])
     })
     const term = await get(id)
     if (!term) throw new CalNotFoundError(kind, id)
@@ -495,13 +486,6 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
           .returning('id')
           .executeTakeFirst()
         if (!gone) throw new CalNotFoundError(kind, id)
-        noteChanges(trx, kind, 'deleted', [id])
-        noteChanges(
-          trx,
-          kind,
-          'updated',
-          children.map((c) => c.id),
-        )
         return toTerm(row)
       })
     },

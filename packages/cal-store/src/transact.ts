@@ -1,6 +1,6 @@
-import { endNotes, startNotes, takeNotes } from './change-notes.js'
 import type { CalChange } from './record-change.js'
 import type { CalDb } from './store-context.js'
+import { transactionChanges } from './transaction-changes.js'
 
 /** What {@link transact} hands the changes of a write to, before the commit. */
 export type OnChanges = (trx: CalDb, changes: readonly CalChange[]) => Promise<void>
@@ -47,8 +47,8 @@ export const WRITE_ATTEMPTS = 6
  * the delete's cascade waits for that event) cannot be ordered away and end here, never in a 500.
  *
  * Given a {@link WriteTarget} with `onChanges`, the records the run changed (see
- * `noteChanges`) are handed to it inside the transaction, after `fn` and before the commit:
- * what it writes commits with the change.
+ * `transactionChanges`) are handed to it inside the transaction, after `fn` and before the
+ * commit: what it writes commits with the change.
  */
 export async function transact<T>(
   target: CalDb | WriteTarget,
@@ -68,17 +68,12 @@ export async function transact<T>(
   }
 }
 
-/** `fn`, noting its changes and handing them to `onChanges` before the transaction commits. */
+/** `fn`, then its changes handed to `onChanges`, before the transaction commits. */
 function withChanges<T>(fn: (trx: CalDb) => Promise<T>, onChanges: OnChanges) {
   return async (trx: CalDb): Promise<T> => {
-    startNotes(trx)
-    try {
-      const result = await fn(trx)
-      const changes = await takeNotes(trx)
-      if (changes.length > 0) await onChanges(trx, changes)
-      return result
-    } finally {
-      endNotes(trx)
-    }
+    const result = await fn(trx)
+    const changes = await transactionChanges(trx)
+    if (changes.length > 0) await onChanges(trx, changes)
+    return result
   }
 }

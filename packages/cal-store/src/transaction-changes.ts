@@ -1,0 +1,27 @@
+import { sql } from 'kysely'
+import { fold } from './changes.js'
+import type { CalChange } from './record-change.js'
+import type { PostStatus, RecordKind } from './status.js'
+import type { CalDb } from './store-context.js'
+
+/**
+ * What the open transaction `trx` has changed so far, one entry per record: the rows the
+ * changes feed's triggers wrote for it (migration 0013), not filed under a revision yet, folded
+ * as the feed folds them for a token holder. A record created, or made visible again, is
+ * `created`; trashed or deleted, `deleted`; otherwise `updated`; one made and deleted in the
+ * same transaction is left out. The webhooks and the feed therefore tell one story, from one
+ * source, whichever statement (or side effect: a venue's trash unlinking its events) wrote it.
+ */
+export async function transactionChanges(trx: CalDb): Promise<CalChange[]> {
+  const { rows } = await sql<{
+    kind: RecordKind
+    record_id: number
+    before_status: PostStatus | null
+    after_status: PostStatus | null
+    modified: Date
+  }>`
+    select kind, record_id, before_status, after_status, modified from cal_change
+    where xid = pg_current_xact_id()::text and revision is null
+    order by seq`.execute(trx)
+  return fold(rows, 'all').map(({ kind, id, action }) => ({ kind, id, action }))
+}
