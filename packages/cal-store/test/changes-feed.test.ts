@@ -14,6 +14,7 @@ import {
 const start = new Date('2030-05-01T10:00:00Z')
 const end = new Date('2030-05-01T12:00:00Z')
 const label = (c: FeedChange) => `${c.kind}.${c.action}:${c.id}`
+const DAY = 86_400_000
 
 describe.each(testDatabases())('changes feed on $name', ({ open }) => {
   let database: Database
@@ -225,23 +226,71 @@ describe.each(testDatabases())('changes feed on $name', ({ open }) => {
     })
   })
 
-  it('expires tokens whose changes retention dropped', async () => {
+  it('expires a token by its age, even with nothing written since', async () => {
     let now = Date.now()
     const clocked = createCalStore(database, { now: () => new Date(now), changesRetentionDays: 30 })
-    const old = await (await clocked.reader()).syncToken()
-    await clocked.events.create({ title: 'Before the cut', start, end })
-    const mid = await (await clocked.reader()).syncToken()
-    await expect((await clocked.reader()).changes({ since: old })).resolves.toMatchObject({
-      more: false,
-    })
-    now += 31 * 86_400_000
-    await expect((await clocked.reader()).changes({ since: old })).rejects.toBeInstanceOf(
+    await store.events.create({ title: 'Before the token', start, end })
+    const idle = await (await clocked.reader()).syncToken()
+    now += 29 * DAY
+    const page = await (await clocked.reader()).changes({ since: idle })
+    expect(page).toMatchObject({ changes: [], more: false })
+    now += 2 * DAY
+    // 31 days old, nothing written since: expired all the same.
+    await expect((await clocked.reader()).changes({ since: idle })).rejects.toBeInstanceOf(
       CalSyncTokenExpiredError,
     )
-    // A token after the purged changes still follows.
-    await expect((await clocked.reader()).changes({ since: mid })).resolves.toMatchObject({
-      changes: [],
-    })
-    expect(() => createCalStore(database, { changesRetentionDays: 0 })).toThrow(RangeError)
+    // The page read at day 29 issued a new token: it is 2 days old.
+    await expect((await clocked.reader()).changes({ since: page.nextSince })).resolves.toMatchObject(
+      { changes: [] },
+    )
+    // A full sync's cursor keeps its start's age, and so does the token it ends with.
+    const first = await (await clocked.reader()).changes({ limit: 1 })
+    expect(first.more).toBe(true)
+    now += 31 * DAY
+    await expect(
+      (await clocked.reader()).changes({ since: first.nextSince }),
+    ).rejects.toBeInstanceOf(CalSyncTokenExpiredError)
+    for (const days of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createCalStore(database, { changesRetentionDays: days }), `${days}`).toThrow(
+        RangeError,
+      )
+    }
+  })
+
+  it('trims history on commit, without any reader, by cal_sync.retention_days', async () => {
+    const short = createCalStore(database, { changesRetentionDays: 2 })
+    await short.migrate()
+    try {
+      const old = await mark()
+      const e = await store.events.create({ title: 'Aged', start, end })
+      const kept = await mark()
+      // Age what is there by 3 days, as if written then.
+      await sql`update cal_change set at = at - interval '3 days'`.execute(database.db)
+      const before = await sql<{ n: number }>`select count(*)::int as n from cal_change
+        where revision is not null`.execute(database.db)
+      expect(before.rows[0]?.n).toBeGreaterThan(0)
+      // 64 commits guarantee a bump that trims; no feed read in between.
+      for (let i = 0; i < 64; i++) await store.events.update(e.id, { title: `Aged ${i}` })
+      const { rows } = await sql<{ old: number; purged: string; days: number }>`select
+          (select count(*)::int from cal_change where at < now() - interval '2 days') as old,
+          purged_through as purged, retention_days as days from cal_sync`.execute(database.db)
+      expect(rows[0]).toMatchObject({ old: 0, days: 2 })
+      expect(Number(rows[0]?.purged)).toBeGreaterThanOrEqual(
+        Number((await store.reader()).revision) - 64 - 64,
+      )
+      // A token behind the mark is expired; one at it still has every change after it.
+      await expect((await store.reader()).changes({ since: old })).rejects.toBeInstanceOf(
+        CalSyncTokenExpiredError,
+      )
+      expect((await follow(kept)).labels).toEqual([`event.updated:${e.id}`])
+      const after = await mark()
+      await store.events.update(e.id, { title: 'Fresh' })
+      expect((await follow(after)).labels).toEqual([`event.updated:${e.id}`])
+    } finally {
+      await store.migrate()
+    }
+    const { rows } = await sql<{ days: number }>`select retention_days as days
+      from cal_sync`.execute(database.db)
+    expect(rows[0]?.days).toBe(30)
   })
 })
