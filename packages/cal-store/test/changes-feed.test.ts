@@ -1,5 +1,6 @@
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
+import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -16,7 +17,7 @@ const end = new Date('2030-05-01T12:00:00Z')
 const label = (c: FeedChange) => `${c.kind}.${c.action}:${c.id}`
 const DAY = 86_400_000
 
-describe.each(testDatabases())('changes feed on $name', ({ open }) => {
+describe.each(testDatabases())('changes feed on $name', ({ name, open }) => {
   let database: Database
   let store: CalStore
 
@@ -226,6 +227,128 @@ describe.each(testDatabases())('changes feed on $name', ({ open }) => {
     })
   })
 
+  /** `kind:id` of every record `view` may see now, from the tables themselves. */
+  async function visibleKeys(view: ChangesView): Promise<Set<string>> {
+    const shown = view === 'public' ? sql`status = 'publish'` : sql`status <> 'trash'`
+    const { rows } = await sql<{ key: string }>`
+      select 'event:' || id as key from cal_event where ${shown}
+      union all select 'venue:' || id from cal_venue where ${shown}
+      union all select 'organizer:' || id from cal_organizer where ${shown}
+      union all select case taxonomy when 'cal_event_category' then 'category:' else 'tag:' end
+        || id from cal_term`.execute(database.db)
+    return new Set(rows.map((r) => r.key))
+  }
+
+  it('full sync: every visible record once, by (kind, id), then the feed from its start', async () => {
+    const venue = await store.venues.create({ name: 'Sync hall' })
+    const draftVenue = await store.venues.create({ name: 'Draft hall', status: 'draft' })
+    const cat = await store.categories.create({ name: 'Sync cat' })
+    const events = await store.events.createMany(
+      Array.from({ length: 5 }, (_, i) => ({ title: `Sync ${i}`, start, end, venue: venue.id })),
+    )
+    const draft = await store.events.create({ title: 'Sync draft', start, end, status: 'draft' })
+    for (const view of ['public', 'all'] as const) {
+      const listed: FeedChange[] = []
+      let page = await (await store.reader()).changes({ view, limit: 2 })
+      for (;;) {
+        expect(page.changes.length).toBeLessThanOrEqual(2)
+        listed.push(...page.changes)
+        if (!page.nextSince.startsWith('s')) break
+        page = await (await store.reader()).changes({ since: page.nextSince, view, limit: 2 })
+      }
+      expect(listed.every((c) => c.action === 'created')).toBe(true)
+      const keys = listed.map((c) => `${c.kind}:${c.id}`)
+      expect(new Set(keys).size).toBe(keys.length)
+      expect(new Set(keys)).toEqual(await visibleKeys(view))
+      // In the feed's order: kind, then id.
+      const order = [...listed].sort((a, b) =>
+        a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1,
+      )
+      expect(listed).toEqual(order)
+      expect(keys.includes(`event:${draft.id}`)).toBe(view === 'all')
+      expect(keys.includes(`venue:${draftVenue.id}`)).toBe(view === 'all')
+      expect(keys).toContain(`category:${cat.id}`)
+      const first = listed.find((c) => c.kind === 'event' && c.id === events[0])
+      const stored = await store.events.get(events[0] as number)
+      expect(first?.modified).toEqual(stored.modified)
+      // The last page's token follows from the sync's start: nothing after, so nothing new.
+      expect(await follow(page.nextSince, view)).toMatchObject({ labels: [] })
+    }
+  })
+
+  it('full sync under writes between pages: none skipped, none twice, then converges', async () => {
+    await store.events.createMany(
+      Array.from({ length: 12 }, (_, i) => ({ title: `Base ${i}`, start, end })),
+    )
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('create' as const), draft: fc.boolean() }),
+      fc.record({ kind: fc.constantFrom('trash' as const, 'draft' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('term' as const), pick: fc.nat() }),
+    )
+    const run = fc.record({
+      view: fc.constantFrom<ChangesView>('public', 'all'),
+      limit: fc.integer({ min: 1, max: 4 }),
+      steps: fc.array(fc.array(op, { maxLength: 3 }), { minLength: 1, maxLength: 12 }),
+    })
+    await fc.assert(
+      fc.asyncProperty(run, async ({ view, limit, steps }) => {
+        const atStart = await visibleKeys(view)
+        const touched = new Set<string>()
+        const copy = new Set<string>()
+        const listed: string[] = []
+        let page = await (await store.reader()).changes({ view, limit })
+        for (let i = 0; ; i++) {
+          listed.push(...page.changes.map((c) => `${c.kind}:${c.id}`))
+          for (const c of page.changes) copy.add(`${c.kind}:${c.id}`)
+          for (const o of steps[i] ?? []) {
+            const ids = (
+              await sql<{ id: number }>`select id from cal_event where status <> 'trash'
+                order by id`.execute(database.db)
+            ).rows.map((r) => r.id)
+            if (o.kind === 'create') {
+              const e = await store.events.create({
+                title: 'Made',
+                start,
+                end,
+                status: o.draft ? 'draft' : 'publish',
+              })
+              touched.add(`event:${e.id}`)
+            } else if (o.kind === 'term') {
+              const t = await store.tags.create({ name: `Sync tag ${Date.now()}.${o.pick}` })
+              touched.add(`tag:${t.id}`)
+              if (o.pick % 2) {
+                await store.tags.delete(t.id)
+              }
+            } else if (ids.length > 0) {
+              const id = ids[o.pick % ids.length] as number
+              touched.add(`event:${id}`)
+              if (o.kind === 'trash') await store.events.trash(id)
+              else await store.events.update(id, { status: 'draft' })
+            }
+          }
+          if (!page.nextSince.startsWith('s')) break
+          page = await (await store.reader()).changes({ since: page.nextSince, view, limit })
+        }
+        // A record visible throughout and never written: listed exactly once.
+        for (const key of atStart) {
+          if (touched.has(key)) continue
+          expect(
+            listed.filter((k) => k === key),
+            key,
+          ).toHaveLength(1)
+        }
+        for (const c of (await follow(page.nextSince, view, limit)).labels) {
+          const [what, id] = c.split(':')
+          const key = `${what?.split('.')[0]}:${id}`
+          if (what?.endsWith('.deleted')) copy.delete(key)
+          else copy.add(key)
+        }
+        expect(copy).toEqual(await visibleKeys(view))
+      }),
+      { numRuns: name === 'pglite' ? 15 : 25 },
+    )
+  }, 240_000)
+
   it('expires a token by its age, even with nothing written since', async () => {
     let now = Date.now()
     const clocked = createCalStore(database, { now: () => new Date(now), changesRetentionDays: 30 })
@@ -240,9 +363,9 @@ describe.each(testDatabases())('changes feed on $name', ({ open }) => {
       CalSyncTokenExpiredError,
     )
     // The page read at day 29 issued a new token: it is 2 days old.
-    await expect((await clocked.reader()).changes({ since: page.nextSince })).resolves.toMatchObject(
-      { changes: [] },
-    )
+    await expect(
+      (await clocked.reader()).changes({ since: page.nextSince }),
+    ).resolves.toMatchObject({ changes: [] })
     // A full sync's cursor keeps its start's age, and so does the token it ends with.
     const first = await (await clocked.reader()).changes({ limit: 1 })
     expect(first.more).toBe(true)

@@ -41,9 +41,7 @@ export const changesFeed: Migration = {
         id boolean primary key default true check (id),
         secret text not null,
         purged_through bigint not null default 0,
-        retention_days double precision not null default 30 check (retention_days > 0))`.execute(
-      db,
-    )
+        retention_days double precision not null default 30 check (retention_days > 0))`.execute(db)
     // 32 random bytes from the server's generator (gen_random_uuid is core since PostgreSQL 13).
     await sql`insert into cal_sync (secret) values (
         replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))`.execute(db)
