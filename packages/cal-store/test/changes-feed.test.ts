@@ -192,7 +192,7 @@ describe.each(testDatabases())('changes feed on $name', ({ name, open }) => {
   it('refuses garbage, forged and foreign tokens with CalSyncTokenExpiredError', async () => {
     const reader = await store.reader()
     const good = await reader.syncToken()
-    const [revision, mac] = good.split('.')
+    const [revision, issued, mac] = good.split('.')
     const other = await open()
     try {
       const foreign = createCalStore(other)
@@ -203,12 +203,15 @@ describe.each(testDatabases())('changes feed on $name', ({ name, open }) => {
         'x',
         '.',
         '123',
-        `${Number(revision) + 1}.${mac}`,
-        `${revision}.e1.${mac}`,
-        `${revision}.${mac}x`,
+        `${Number(revision) + 1}.${issued}.${mac}`,
+        `${revision}.e1.${issued}.${mac}`,
+        `s${revision}.${issued}.${mac}`,
+        `${revision}.${issued}0.${mac}`,
+        `${revision}.${mac}`,
+        `${revision}.${issued}.${mac}x`,
         foreignToken,
         'a'.repeat(10_000),
-        `${'9'.repeat(40)}.${mac}`,
+        `${'9'.repeat(40)}.${issued}.${mac}`,
       ]) {
         await expect(reader.changes({ since }), since.slice(0, 40)).rejects.toBeInstanceOf(
           CalSyncTokenExpiredError,
