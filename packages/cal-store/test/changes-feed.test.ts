@@ -273,7 +273,8 @@ describe.each(testDatabases())('changes feed on $name', ({ name, open }) => {
       expect(keys).toContain(`category:${cat.id}`)
       const first = listed.find((c) => c.kind === 'event' && c.id === events[0])
       const stored = await store.events.get(events[0] as number)
-      expect(first?.modified).toEqual(stored.modified)
+      expect(first?.modified).toEqual(stored?.modified)
+      expect(first?.modified).toBeInstanceOf(Date)
       // The last page's token follows from the sync's start: nothing after, so nothing new.
       expect(await follow(page.nextSince, view)).toMatchObject({ labels: [] })
     }

@@ -163,7 +163,7 @@ export async function followChanges(
     const gone = await refetch(call, client, holder, copy, wanted)
     if (!initial) for (const key of gone) unexplained.add(key)
     since = page.next_since
-    if (!page.more) return since
+    if (!page.more) return page.next_since as string
   }
 }
 
