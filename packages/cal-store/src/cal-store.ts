@@ -62,8 +62,10 @@ export interface CalReader {
   syncToken(): Promise<string>
   /**
    * The changes after the token `since` up to {@link revision}, oldest first, seen from
-   * `view`. Throws `CalSyncTokenExpiredError` when the token is not this database's or its
-   * changes are no longer kept, `CalValidationError` (field `limit`) for a bad limit.
+   * `view`; without `since`, a full sync (every record as `created`, by key, then the changes
+   * after its first page's revision). Throws `CalSyncTokenExpiredError` when the token is not
+   * this database's, older than the retention or its changes are no longer kept,
+   * `CalValidationError` (field `limit`) for a bad limit.
    */
   changes(query: ChangesQuery): Promise<ChangesPage>
 }

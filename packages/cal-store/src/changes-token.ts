@@ -17,10 +17,21 @@ export class CalSyncTokenExpiredError extends CalStoreError {
  * Where a feed reader stands: every change of revisions ≤ `revision` is behind it, and, when
  * `after` is set, the changes of `revision + 1` up to record `after` in the feed's order
  * (kind, then id): a page may end inside a revision.
+ *
+ * With `initial`, the reader is in a full sync pinned at `revision` (r0): it has been given
+ * every record up to `after` in (kind, id) order; the feed follows from r0 once it is done.
  */
 export interface FeedPosition {
   revision: number
   after?: { kind: RecordKind; id: number }
+  initial?: boolean
+}
+
+/** A token read back: where it stands and when it was made (its age decides expiry). */
+export interface FeedToken {
+  position: FeedPosition
+  /** When the history after {@link position} was last seen complete (whole seconds). */
+  issued: Date
 }
 
 /** Kinds as they are written into tokens, in the feed's order within a revision. */
@@ -43,20 +54,23 @@ const MAX_TOKEN_LENGTH = 80
 
 /**
  * Signs and reads feed tokens with the database's secret (`cal_sync.secret`, made by the
- * migration): `<revision>[.<kind code><id>].<mac>`, the MAC over the part before it. Every
+ * migration): `[s]<revision>[.<kind code><id>].<issued>.<mac>`, `s` marking a full sync's
+ * cursor, `issued` in seconds since 1970 (base 36), the MAC over the part before it. Every
  * process on the database makes and accepts the same tokens; no other database's.
  */
 export function feedTokens(secret: string) {
   const mac = (payload: string) =>
     createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES)
   return {
-    encode(position: FeedPosition): string {
-      const { revision, after } = position
-      const payload = after ? `${revision}.${KIND_CODES[after.kind]}${after.id}` : `${revision}`
+    encode(position: FeedPosition, issued: Date): string {
+      const { revision, after, initial } = position
+      const at = `${initial ? 's' : ''}${revision}`
+      const cursor = after ? `${at}.${KIND_CODES[after.kind]}${after.id}` : at
+      const payload = `${cursor}.${Math.floor(issued.getTime() / 1000).toString(36)}`
       return `${payload}.${mac(payload).toString('base64url')}`
     },
-    /** The position of `token`; throws {@link CalSyncTokenExpiredError} unless this database made it. */
-    decode(token: string): FeedPosition {
+    /** What `token` says; throws {@link CalSyncTokenExpiredError} unless this database made it. */
+    decode(token: string): FeedToken {
       const cut = token.lastIndexOf('.')
       if (token.length > MAX_TOKEN_LENGTH || cut < 0) throw new CalSyncTokenExpiredError('garbage')
       const payload = token.slice(0, cut)
@@ -66,11 +80,13 @@ export function feedTokens(secret: string) {
         throw new CalSyncTokenExpiredError('not made by this server')
       }
       // Signed by us, so well formed; parsed strictly all the same.
-      const match = /^(\d{1,15})(?:\.([a-z])(\d{1,10}))?$/.exec(payload)
-      const kind = match?.[2] === undefined ? undefined : KIND_OF[match[2]]
-      if (!match || (match[2] !== undefined && !kind)) throw new CalSyncTokenExpiredError('garbage')
-      const revision = Number(match[1])
-      return kind ? { revision, after: { kind, id: Number(match[3]) } } : { revision }
+      const match = /^(s?)(\d{1,15})(?:\.([a-z])(\d{1,10}))?\.([0-9a-z]{1,9})$/.exec(payload)
+      const kind = match?.[3] === undefined ? undefined : KIND_OF[match[3]]
+      if (!match || (match[3] !== undefined && !kind)) throw new CalSyncTokenExpiredError('garbage')
+      const position: FeedPosition = { revision: Number(match[2]) }
+      if (kind) position.after = { kind, id: Number(match[4]) }
+      if (match[1]) position.initial = true
+      return { position, issued: new Date(Number.parseInt(match[5] as string, 36) * 1000) }
     },
   }
 }

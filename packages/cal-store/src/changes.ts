@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import { CalSyncTokenExpiredError, type FeedPosition, type FeedTokens } from './changes-token.js'
 import type { CalChangeAction } from './record-change.js'
 import type { PostStatus, RecordKind } from './status.js'
@@ -32,8 +32,11 @@ export interface ChangesPage {
 
 /** What {@link CalReader.changes} takes. */
 export interface ChangesQuery {
-  /** A token from a list answer (`X-CAL-Sync-Token`) or a page's `nextSince`. */
-  since: string
+  /**
+   * A token from a list answer (`X-CAL-Sync-Token`) or a page's `nextSince`; absent: start a
+   * full sync ({@link readInitial}).
+   */
+  since?: string
   /** Records per page, 1–{@link MAX_CHANGES_PAGE}; default {@link DEFAULT_CHANGES_PAGE}. */
   limit?: number
   /** Default `public`. */
@@ -90,13 +93,14 @@ export async function readChanges(
   until: number,
   limit: number,
   view: ChangesView,
+  now: Date,
 ): Promise<ChangesPage> {
   const { revision, after } = position
   if (revision >= until && !after) {
     // Nothing committed after the token (a reader never lags a token it could have made).
     return {
       changes: [],
-      nextSince: tokens.encode({ revision: Math.max(revision, until) }),
+      nextSince: tokens.encode({ revision: Math.max(revision, until) }, now),
       more: false,
     }
   }
@@ -136,7 +140,8 @@ export async function readChanges(
       ? { revision: Number(last.revision), after: { kind: last.kind, id: last.record_id } }
       : { revision: Number(last.revision) }
   }
-  return { changes: fold(page, view), nextSince: tokens.encode(next), more }
+  // The history after `next` was complete in this statement's snapshot: the token is new.
+  return { changes: fold(page, view), nextSince: tokens.encode(next, now), more }
 }
 
 /**
@@ -168,27 +173,82 @@ export function fold(rows: readonly ChangeRow[], view: ChangesView): FeedChange[
   return changes
 }
 
-/**
- * Deletes the history older than `cutoff`, by revision prefix (every revision up to the newest
- * one with a change written before `cutoff`), and moves `cal_sync.purged_through` to it, in one
- * statement: a token at or past the mark still finds every change after it.
- */
-export async function purgeChanges(db: CalDb, cutoff: Date): Promise<void> {
-  await sql`
-    with mark as (
-      select max(revision) as revision from cal_change
-      where revision is not null and at < ${cutoff}),
-    gone as (
-      delete from cal_change c using mark
-      where c.revision is not null and c.revision <= mark.revision)
-    update cal_sync s set purged_through = mark.revision
-    from mark where mark.revision > s.purged_through`.execute(db)
-}
-
 /** The database's token secret (`cal_sync`, made once by migration 0013). */
 export async function querySyncSecret(db: CalDb): Promise<string> {
   const { rows } = await sql<{ secret: string }>`select secret from cal_sync`.execute(db)
   const secret = rows[0]?.secret
   if (!secret) throw new Error('cal_sync has no secret: run the calendar migrations')
   return secret
+}
+
+/** Kinds in the feed's order (kind, then id), each with the rows that hold its records. */
+const RECORD_SOURCES: readonly {
+  kind: RecordKind
+  /** The table's rows of this kind that `view` may see, as (id, modified). */
+  rows: (view: ChangesView) => RawBuilder<unknown>
+}[] = [
+  { kind: 'category', rows: () => termRows('cal_event_category') },
+  { kind: 'event', rows: (view) => postRows('cal_event', view) },
+  { kind: 'organizer', rows: (view) => postRows('cal_organizer', view) },
+  { kind: 'tag', rows: () => termRows('cal_event_tag') },
+  { kind: 'venue', rows: (view) => postRows('cal_venue', view) },
+]
+
+function postRows(table: string, view: ChangesView) {
+  const shown = view === 'public' ? sql`status = 'publish'` : sql`status <> 'trash'`
+  return sql`select id, modified from ${sql.table(table)} where ${shown}`
+}
+
+/** A term has no stamp of its own: a full sync gives it the time of the read. */
+function termRows(taxonomy: string) {
+  return sql`select id, now() as modified from cal_term where taxonomy = ${taxonomy}`
+}
+
+/**
+ * A page of a full sync pinned at revision `position.revision` (r0): every record `view` may
+ * see after `position.after` in (kind, id) order, as `created`, read from the live tables by
+ * key, never by offset, so a record that exists throughout the sync is listed exactly once
+ * whatever is written meanwhile. After the last page, `nextSince` is the feed's token at r0:
+ * every change after r0 comes through the feed, so a record written during the sync may come
+ * twice (harmless: the client applies the same state again). `issued` is r0's time, kept by
+ * every cursor so the final token is as old as its revision.
+ */
+export async function readInitial(
+  db: CalDb,
+  tokens: FeedTokens,
+  position: FeedPosition,
+  until: number,
+  limit: number,
+  view: ChangesView,
+  issued: Date,
+): Promise<ChangesPage> {
+  const { revision, after } = position
+  const from = after ? RECORD_SOURCES.findIndex((s) => s.kind === after.kind) : 0
+  // Each kind from the cursor's on, by its primary key, at most one page plus one each.
+  const parts = RECORD_SOURCES.slice(from).map(({ kind, rows }) => {
+    const past = after?.kind === kind ? sql`where id > ${after.id}` : sql``
+    return sql`(select ${kind}::text as kind, id, modified
+      from (${rows(view)}) r ${past} order by id limit ${limit + 1})`
+  })
+  const { rows } = await sql<{ kind: RecordKind; id: number; modified: Date | string }>`
+    select * from (${sql.join(parts, sql` union all `)}) page
+    order by kind, id limit ${limit + 1}`.execute(db)
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  const more = rows.length > limit
+  const next: FeedPosition =
+    more && last
+      ? { revision, initial: true, after: { kind: last.kind, id: last.id } }
+      : { revision }
+  return {
+    changes: page.map((r) => ({
+      kind: r.kind,
+      id: r.id,
+      action: 'created',
+      modified: new Date(r.modified),
+    })),
+    nextSince: tokens.encode(next, issued),
+    // Done listing: more is whether revisions after r0 exist (their changes may not be shown).
+    more: more || until > revision,
+  }
 }

@@ -4,11 +4,11 @@ import type { CalReader, CalStore } from './cal-store.js'
 import {
   DEFAULT_CHANGES_PAGE,
   MAX_CHANGES_PAGE,
-  purgeChanges,
   querySyncSecret,
   readChanges,
+  readInitial,
 } from './changes.js'
-import { feedTokens } from './changes-token.js'
+import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
 import { CalValidationError } from './errors.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
@@ -43,14 +43,13 @@ export interface CalStoreOptions {
    */
   onChanges?: CalChangeHook
   /**
-   * Days the changes feed keeps its history (default 30): a token whose changes are older is
-   * expired ({@link CalReader.changes}). Readers of the feed trim it, at most once a minute.
+   * Days the changes feed keeps its history (default 30): a token older than that, or whose
+   * changes are no longer kept, is expired ({@link CalReader.changes}). `migrate()` stores it
+   * in the database (`cal_sync.retention_days`), whose commits trim the history by it.
    */
   changesRetentionDays?: number
 }
 
-/** How often (ms, by the store's clock) a feed read trims the history. */
-const PURGE_EVERY_MS = 60_000
 const DAY_MS = 86_400_000
 
 /**
@@ -76,7 +75,9 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
   const retentionDays = options.changesRetentionDays ?? 30
-  if (!(retentionDays > 0)) throw new RangeError('changesRetentionDays must be a positive number')
+  if (!(retentionDays > 0 && retentionDays < 100_000)) {
+    throw new RangeError('changesRetentionDays must be a positive number of days')
+  }
   // The secret never changes once migrated: read once, on the first token made or read.
   let tokens: Promise<ReturnType<typeof feedTokens>> | undefined
   const feed = () => {
@@ -86,7 +87,6 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     })
     return tokens
   }
-  let purgedAt = Number.NEGATIVE_INFINITY
 
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
@@ -95,19 +95,24 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       revision,
       events: { list: (filter = {}) => listEvents(db, filter, model && { model, revision: at }) },
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
-      syncToken: async () => (await feed()).encode({ revision: at }),
+      syncToken: async () => (await feed()).encode({ revision: at }, ctx.now()),
       async changes({ since, limit = DEFAULT_CHANGES_PAGE, view = 'public' }) {
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_PAGE) {
           throw new CalValidationError('limit', `must be an integer 1–${MAX_CHANGES_PAGE}`)
         }
         const signer = await feed()
-        const position = signer.decode(since)
-        const now = ctx.now().getTime()
-        if (now - purgedAt >= PURGE_EVERY_MS) {
-          purgedAt = now
-          await purgeChanges(db, new Date(now - retentionDays * DAY_MS))
+        const now = ctx.now()
+        if (since === undefined) {
+          return readInitial(db, signer, { revision: at, initial: true }, at, limit, view, now)
         }
-        return readChanges(db, signer, position, at, limit, view)
+        const { position, issued } = signer.decode(since)
+        // The token's age alone expires it, even when nothing was written (or trimmed) since.
+        if (now.getTime() - issued.getTime() > retentionDays * DAY_MS) {
+          throw new CalSyncTokenExpiredError(`it is older than ${retentionDays} days`)
+        }
+        return position.initial
+          ? readInitial(db, signer, position, at, limit, view, issued)
+          : readChanges(db, signer, position, at, limit, view, now)
       },
     }
   }
@@ -116,7 +121,12 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     dialect: database.dialect,
     ping: () => database.ping(),
     tryWithLock: (name, fn) => database.tryWithLock(name, fn),
-    migrate: () => migrateCalStore(db),
+    async migrate() {
+      await migrateCalStore(db)
+      // The database trims the feed's history on commit (0013): it keeps what this store says.
+      await sql`update cal_sync set retention_days = ${retentionDays}
+        where retention_days <> ${retentionDays}`.execute(db)
+    },
     async isEmpty() {
       const { rows } = await sql<{ any: boolean }>`select (
           exists (select 1 from cal_event) or exists (select 1 from cal_venue)

@@ -35,7 +35,7 @@ describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
     for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
       const answer = await cal.get(path)
       expect(answer.status, path).toBe(200)
-      expect(answer.headers.get('x-cal-sync-token'), path).toMatch(/^\d+\.[\w-]+$/)
+      expect(answer.headers.get('x-cal-sync-token'), path).toMatch(/^\d+\.[0-9a-z]+\.[\w-]+$/)
     }
     expect(CAL_EXPOSED_HEADERS).toContain('X-CAL-Sync-Token')
   })
@@ -128,16 +128,20 @@ describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
     for (const perPage of ['1', '500']) {
       expect((await changes(since, false, Number(perPage))).status).toBe(200)
     }
-    const missing = await cal.get('/changes')
-    expect(missing.status).toBe(400)
-    expect(Object.keys(missing.body.data.params)).toEqual(['since'])
+    const empty = await cal.get('/changes?since=')
+    expect(empty.status).toBe(400)
+    expect(Object.keys(empty.body.data.params)).toEqual(['since'])
     expect((await cal.get(`/changes?since=a&since=b`)).status).toBe(400)
-    const [revision, mac] = since.split('.')
+    const bad = await cal.get('/changes?per_page=0')
+    expect(Object.keys(bad.body.data.params)).toEqual(['per_page'])
+    const [revision, issued, mac] = since.split('.')
     for (const bad of [
       'garbage',
       '1',
-      `${Number(revision) + 1}.${mac}`,
-      `${revision}.e1.${mac}`,
+      `${Number(revision) + 1}.${issued}.${mac}`,
+      `${revision}.e1.${issued}.${mac}`,
+      `s${revision}.${issued}.${mac}`,
+      `${revision}.${issued}0.${mac}`,
       '\u0000',
       'ü'.repeat(300),
     ]) {
@@ -147,6 +151,50 @@ describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
         expect(answer.body).toMatchObject({ code: 'sync-token-expired', data: { status: 410 } })
       }
     }
+  })
+
+  it('without since: a full sync of what the caller sees, by key, then the feed', async () => {
+    const made = [
+      (await cal.create('/events', event('Full A'))).body,
+      (await cal.create('/events', event('Full B', { password: 'pw' }))).body,
+      (await cal.create('/events', event('Full C', { status: 'draft' }))).body,
+    ]
+    const sync = async (holder: boolean) => {
+      const seen: { type: string; id: number; action: string; modified_utc: string }[] = []
+      let answer = await cal.get('/changes?per_page=2', holder)
+      for (let pages = 0; ; pages++) {
+        expect(answer.status).toBe(200)
+        expect(answer.body.changes.length).toBeLessThanOrEqual(2)
+        seen.push(...answer.body.changes)
+        if (!answer.body.more) return { seen, next: answer.body.next_since as string }
+        expect(pages).toBeLessThan(200)
+        answer = await changes(answer.body.next_since, holder, 2)
+      }
+    }
+    const anon = await sync(false)
+    const holder = await sync(true)
+    const events = async (holder: boolean) => {
+      const status = holder ? '&status=publish,draft,pending,private,future' : ''
+      const path = `/events?start_date=1000-01-01&end_date=9999-12-31&per_page=50${status}`
+      return (await cal.get(path, holder)).body.events.map((e: { id: number }) => e.id)
+    }
+    expect(anon.seen.filter((c) => c.type === 'event').map((c) => c.id)).toEqual(
+      await events(false),
+    )
+    expect(holder.seen.filter((c) => c.type === 'event').map((c) => c.id)).toEqual(
+      await events(true),
+    )
+    expect(anon.seen.every((c) => c.action === 'created')).toBe(true)
+    const ids = anon.seen.map((c) => c.id)
+    expect(ids).toContain(made[1].id)
+    expect(ids).not.toContain(made[2].id)
+    expect(holder.seen.map((c) => c.id)).toContain(made[2].id)
+    // Password events by id and action only; each record with its own modified stamp.
+    expect(JSON.stringify(anon.seen)).not.toMatch(/Full|pw/)
+    expect(anon.seen.find((c) => c.id === made[0].id)?.modified_utc).toBe(made[0].modified_utc)
+    // The sync's last token follows what comes after.
+    const later = (await cal.create('/events', event('Full D'))).body
+    expect(labels(await changes(anon.next))).toEqual([`event.created:${later.id}`])
   })
 
   it('is in the OpenAPI document and the namespace index', async () => {
@@ -176,7 +224,8 @@ describe.each(testDatabases())('a changes mirror converges on $name', ({ open })
       const run = await runMirror({ call, seed, writers: 3, ops: 25 })
       const replay = `seed ${seed} (replay: CAL_MIRROR_SEED=${seed})`
       expect(run.diffs.join('\n'), replay).toBe('')
-      expect(run.applied[1], replay).toBeGreaterThan(10)
+      // The full sync's 120 and more, then the writers' changes.
+      expect(run.applied[1], replay).toBeGreaterThan(130)
     } finally {
       await cal.close()
     }

@@ -1,9 +1,11 @@
 import { prng } from '@cal/store/testing'
 
 // "A mirror converges" (issue 30): writers change the calendar at random while a mirror client
-// lists everything once (keeping the list's X-CAL-Sync-Token) and then follows /changes,
-// fetching what it is told changed and dropping what was deleted. At the end its copy must equal
-// a fresh full list. Used in-process (cal-changes-mirror.test.ts) and over two kcore processes
+// runs a full sync (`/changes` without `since`: every record by key, then the changes since its
+// start) and then follows /changes, fetching what it is told changed and dropping what was
+// deleted. The calendar is seeded past one list page per collection, so a sync that paged by
+// offset would skip records under the writers' deletes. At the end its copy must equal a fresh
+// full list. Used in-process (cal-changes-mirror.test.ts) and over two kcore processes
 // (packages/cli/test/cal-changes-processes.slow.test.ts).
 
 /** An answer as the mirror needs it. */
@@ -32,8 +34,10 @@ const TYPE_OF: Record<string, Collection> = {
   tag: 'tags',
 }
 const VISIBLE = 'publish,draft,pending,private,future'
-/** Most records the writers make per collection: a full list stays one page (see README). */
-const CAP = 40
+/** Most records the writers make per collection. */
+const CAP = 160
+/** Largest page a list answers (the API clamps `per_page` at 50). */
+const LIST_PAGE = 50
 
 /** A copy of the calendar: per collection, id → the record's JSON (links reduced to ids). */
 export type Copy = Record<Collection, Map<number, string>>
@@ -63,14 +67,13 @@ function normalizeLinks(collection: Collection, record: Record<string, unknown>)
   })
 }
 
-/** The query of a full list of `collection` for this caller, as one page. */
-function listQuery(collection: Collection, holder: boolean): string {
+/** The query of page `page` of a full list of `collection` for this caller. */
+function listQuery(collection: Collection, holder: boolean, page = 1): string {
   const status = holder ? `&status=${VISIBLE}` : ''
-  if (collection === 'events') {
-    return `start_date=1000-01-01&end_date=9999-12-31&per_page=50${status}`
-  }
-  if (collection === 'categories' || collection === 'tags') return 'hide_empty=false&per_page=50'
-  return `per_page=50${status}`
+  const paging = `per_page=${LIST_PAGE}&page=${page}`
+  if (collection === 'events') return `start_date=1000-01-01&end_date=9999-12-31&${paging}${status}`
+  if (collection === 'categories' || collection === 'tags') return `hide_empty=false&${paging}`
+  return `${paging}${status}`
 }
 
 async function ok(answer: Promise<MirrorAnswer>, what: string): Promise<MirrorAnswer> {
@@ -81,8 +84,8 @@ async function ok(answer: Promise<MirrorAnswer>, what: string): Promise<MirrorAn
 }
 
 /**
- * A full list of everything this caller sees, and the sync token of its first answer (the
- * oldest revision it read at: what later pages saw that is newer, the feed replays).
+ * A full list of everything this caller sees, page by page (by offset: call it while nothing is
+ * written, as the end of a run does), and the sync token of its first answer.
  */
 export async function fullList(
   call: MirrorCall,
@@ -92,37 +95,52 @@ export async function fullList(
   const copy = {} as Copy
   let token: string | undefined
   for (const collection of COLLECTIONS) {
-    const path = `/${collection}?${listQuery(collection, holder)}`
-    const answer = await ok(call(client, 'GET', path, { holder }), `GET ${path}`)
-    token ??= answer.headers.get('x-cal-sync-token') ?? undefined
-    if (answer.body.total > 50) throw new Error(`${collection}: more than one page`)
-    copy[collection] = new Map(
-      answer.body[collection]
-        .filter((r: { hide_from_listings?: boolean }) => !r.hide_from_listings)
-        .map((r: { id: number }) => [r.id, normalize(collection, r)]),
-    )
+    copy[collection] = new Map()
+    for (let page = 1; ; page++) {
+      const path = `/${collection}?${listQuery(collection, holder, page)}`
+      const answer = await ok(call(client, 'GET', path, { holder }), `GET ${path}`)
+      token ??= answer.headers.get('x-cal-sync-token') ?? undefined
+      for (const r of answer.body[collection] as { id: number; hide_from_listings?: boolean }[]) {
+        if (!r.hide_from_listings) copy[collection].set(r.id, normalize(collection, r))
+      }
+      if (page * LIST_PAGE >= answer.body.total) break
+    }
   }
   if (!token) throw new Error('a list answer had no X-CAL-Sync-Token')
   return { copy, token }
 }
 
+/** An empty copy, for a full sync to fill. */
+const emptyCopy = (): Copy => ({
+  events: new Map(),
+  venues: new Map(),
+  organizers: new Map(),
+  categories: new Map(),
+  tags: new Map(),
+})
+
 /**
- * Applies the changes after `token` until `more` is false; returns the last token. A record the
- * feed says exists that a read then does not find goes into `unexplained` until a later change
- * of it comes: at the end nothing may be left there (the feed told of no record it cannot show).
+ * Applies the changes after `token` (none: a full sync) until `more` is false; returns the last
+ * token. A record the feed says exists that a read then does not find goes into `unexplained`
+ * until a later change of it comes: at the end nothing may be left there (the feed told of no
+ * record it cannot show). A full sync's pages are exempt: a record made and deleted after the
+ * sync began is listed, then never reported (the feed folds it away).
  */
 export async function followChanges(
   call: MirrorCall,
   client: number,
   holder: boolean,
   copy: Copy,
-  token: string,
+  token: string | undefined,
   perPage: number,
   log: string[],
   unexplained: Set<string>,
 ): Promise<string> {
   for (let since = token; ; ) {
-    const path = `/changes?since=${encodeURIComponent(since)}&per_page=${perPage}`
+    // A full sync's cursor is a token starting with `s` (test knowledge, not API).
+    const initial = since === undefined || since.startsWith('s')
+    const query = since === undefined ? '' : `since=${encodeURIComponent(since)}&`
+    const path = `/changes?${query}per_page=${perPage}`
     const page = (await ok(call(client, 'GET', path, { holder }), `GET ${path}`)).body
     if (page.changes.length > perPage)
       throw new Error(`page of ${page.changes.length} > ${perPage}`)
@@ -142,9 +160,10 @@ export async function followChanges(
       if (c.action === 'deleted') copy[collection].delete(c.id)
       else wanted[collection].push(c.id)
     }
-    for (const gone of await refetch(call, client, holder, copy, wanted)) unexplained.add(gone)
+    const gone = await refetch(call, client, holder, copy, wanted)
+    if (!initial) for (const key of gone) unexplained.add(key)
     since = page.next_since
-    if (!page.more) return since
+    if (!page.more) return page.next_since as string
   }
 }
 
@@ -157,15 +176,16 @@ async function refetch(
   wanted: Record<Collection, number[]>,
 ): Promise<string[]> {
   const missing: string[] = []
-  if (wanted.events.length > 0) {
+  for (let i = 0; i < wanted.events.length; i += LIST_PAGE) {
+    const chunk = wanted.events.slice(i, i + LIST_PAGE)
     const status = holder ? `&status=${VISIBLE}` : ''
-    const path = `/events?include=${wanted.events.join(',')}&per_page=50${status}`
+    const path = `/events?include=${chunk.join(',')}&per_page=${LIST_PAGE}${status}`
     const found = new Map<number, Record<string, unknown>>(
       (await ok(call(client, 'GET', path, { holder }), `GET ${path}`)).body.events.map(
         (e: { id: number }) => [e.id, e],
       ),
     )
-    for (const id of wanted.events) {
+    for (const id of chunk) {
       const e = found.get(id)
       if (e && !e.hide_from_listings) copy.events.set(id, normalize('events', e))
       else {
@@ -208,9 +228,11 @@ async function writer(call: MirrorCall, client: number, seed: number, ops: numbe
   const rnd = prng(seed * 1000 + client)
   const w = (method: string, path: string, body?: unknown) =>
     call(client, method, path, { body, holder: true })
+  /** Ids of a random list page (a pick among them), `total` of the collection. */
   const idsOf = async (collection: Collection) => {
-    const a = await w('GET', `/${collection}?${listQuery(collection, true)}`)
-    return a.status === 200 ? (a.body[collection] as { id: number }[]).map((r) => r.id) : []
+    const a = await w('GET', `/${collection}?${listQuery(collection, true, rnd.int(1, 3))}`)
+    const ids = a.status === 200 ? (a.body[collection] as { id: number }[]).map((r) => r.id) : []
+    return Object.assign(ids, { total: a.status === 200 ? Number(a.body.total) : 0 })
   }
   const start = () => {
     const day = rnd.int(1, 28)
@@ -235,7 +257,7 @@ async function writer(call: MirrorCall, client: number, seed: number, ops: numbe
       if (rnd.chance(0.4)) body.categories = rnd.some(categories, 0.3)
       if (rnd.chance(0.3)) body.tags = rnd.some(tags, 0.3)
       if (id === undefined) {
-        if (events.length >= CAP) continue
+        if (events.total >= CAP) continue
         const s = start()
         await w('POST', '/events', { ...body, start_date: s, end_date: s })
       } else {
@@ -249,7 +271,7 @@ async function writer(call: MirrorCall, client: number, seed: number, ops: numbe
       const ids = await idsOf(collection)
       const field = collection === 'venues' ? 'venue' : 'organizer'
       const r = rnd.next()
-      if (r < 0.35 && ids.length < CAP) {
+      if (r < 0.35 && ids.total < CAP) {
         await w('POST', `/${collection}`, { [field]: `${field} ${client}.${i}` })
       } else if (r < 0.8 && ids.length) {
         const patch: Record<string, unknown> = { [field]: `${field} ${client}.${i}b` }
@@ -262,7 +284,7 @@ async function writer(call: MirrorCall, client: number, seed: number, ops: numbe
       const collection = rnd.pick(['categories', 'tags'] as const)
       const ids = await idsOf(collection)
       const r = rnd.next()
-      if (r < 0.45 && ids.length < CAP) {
+      if (r < 0.45 && ids.total < CAP) {
         await w('POST', `/${collection}`, { name: `term ${client}.${i}` })
       } else if (r < 0.75 && ids.length) {
         await w('POST', `/${collection}/${rnd.pick(ids)}`, { description: `d${i}` })
@@ -282,9 +304,10 @@ export interface MirrorRun {
 }
 
 /**
- * Seeds a few records, then runs `writers` writer clients of `ops` writes each at once with an
- * anonymous and a token-holding mirror that list once and follow the feed (pages of `perPage`)
- * until the writers are done, then once more; each is compared with a fresh full list.
+ * Seeds a few records and `events` events (default 120: more than two list pages), then runs
+ * `writers` writer clients of `ops` writes each at once with an anonymous and a token-holding
+ * mirror that full-sync and follow the feed (pages of `perPage`) until the writers are done,
+ * then once more; each is compared with a fresh full list.
  */
 export async function runMirror(options: {
   call: MirrorCall
@@ -292,8 +315,9 @@ export async function runMirror(options: {
   writers: number
   ops: number
   perPage?: number
+  events?: number
 }): Promise<MirrorRun> {
-  const { call, seed, writers, ops } = options
+  const { call, seed, writers, ops, events = 120 } = options
   const perPage = options.perPage ?? 1 + (seed % 7)
   const w = (method: string, path: string, body: unknown) =>
     call(0, method, path, { body, holder: true })
@@ -309,6 +333,11 @@ export async function runMirror(options: {
   ] as const) {
     await ok(w('POST', path, body), `POST ${path}`)
   }
+  for (let i = 0; i < events; i++) {
+    const status = i % 5 === 4 ? 'draft' : 'publish'
+    const body = { title: `Seed ${i}`, status, start_date: '2026-04-02 10:00:00' }
+    await ok(w('POST', '/events', { ...body, end_date: '2026-04-02 11:00:00' }), 'POST /events')
+  }
   let writing = true
   const writes = Promise.all(
     Array.from({ length: writers }, (_, k) => writer(call, k + 1, seed, ops)),
@@ -318,9 +347,18 @@ export async function runMirror(options: {
   const mirror = async (holder: boolean) => {
     const client = holder ? writers + 2 : writers + 1
     const log: string[] = []
-    const { copy, token } = await fullList(call, client, holder)
-    let since = token
+    const copy = emptyCopy()
     const unexplained = new Set<string>()
+    let since = await followChanges(
+      call,
+      client,
+      holder,
+      copy,
+      undefined,
+      perPage,
+      log,
+      unexplained,
+    )
     while (writing) {
       since = await followChanges(call, client, holder, copy, since, perPage, log, unexplained)
       await new Promise((resolve) => setTimeout(resolve, 5))

@@ -247,9 +247,14 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
   }, 600_000)
   it('changes feed: hostile since and per_page are 4xx (410 or 400 naming the field), never 5xx', async () => {
     const good = (await t.get('/events')).headers.get('x-cal-sync-token') ?? ''
-    const [revision = '0', mac = ''] = good.split('.')
+    // A full sync's cursor (what `next_since` is while it pages).
+    const cursor = (await t.get('/changes?per_page=1', true)).body.next_since as string
+    expect(cursor).toMatch(/^s/)
+    const [revision = '0', issued = '', mac = ''] = good.split('.')
+    const goods = [good, cursor]
     const since = fc.oneof(
-      fc.constant(good),
+      fc.constantFrom(...goods),
+      fc.constant(undefined),
       fc.string({ maxLength: 40 }),
       fc.constantFrom(
         '',
@@ -257,6 +262,11 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
         `${revision}.`,
         `.${mac}`,
         `-1.${mac}`,
+        `${revision}.${mac}`,
+        `${revision}.${issued}.${mac}`.replace(/^/, 's'),
+        `${revision}.${issued}1.${mac}`,
+        `${revision}.-${issued}.${mac}`,
+        `${cursor.slice(1)}`,
         `${revision}.e.${mac}`,
         `${revision}.z9.${mac}`,
         `${revision}.e99999999999.${mac}`,
@@ -279,16 +289,19 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
     )
     await fc.assert(
       fc.asyncProperty(since, perPage, fc.boolean(), async (s, p, holder) => {
-        const q = new URLSearchParams({ since: s })
+        const q = new URLSearchParams()
+        if (s !== undefined) q.set('since', s)
         if (p !== undefined) q.set('per_page', p)
         const res = await t.get(`/changes?${q}`, holder)
-        const what = `since=${s.slice(0, 60)} per_page=${p}`
+        const what = `since=${s?.slice(0, 60)} per_page=${p}`
         const perPageOk = p === undefined || (/^\d{1,4}$/.test(p) && +p >= 1 && +p <= 500)
-        if (!perPageOk || s === '' || s.includes('\u0000')) {
+        if (!perPageOk || s === '' || s?.includes('\u0000')) {
           expect(res.status, what).toBe(400)
           expect(Object.keys(res.body.data.params).length, what).toBeGreaterThan(0)
-        } else if (s === good) {
+        } else if (s === undefined || goods.includes(s)) {
+          // No since: a full sync; a good token or cursor: followed.
           expect(res.status, what).toBe(200)
+          expect(res.body.changes.length, what).toBeLessThanOrEqual(p === undefined ? 100 : +p)
         } else {
           // Only this database's signature makes a token: anything else is expired.
           expect(res.status, what).toBe(410)

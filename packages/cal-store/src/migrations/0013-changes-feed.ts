@@ -40,7 +40,8 @@ export const changesFeed: Migration = {
     await sql`create table cal_sync (
         id boolean primary key default true check (id),
         secret text not null,
-        purged_through bigint not null default 0)`.execute(db)
+        purged_through bigint not null default 0,
+        retention_days double precision not null default 30 check (retention_days > 0))`.execute(db)
     // 32 random bytes from the server's generator (gen_random_uuid is core since PostgreSQL 13).
     await sql`insert into cal_sync (secret) values (
         replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))`.execute(db)
@@ -60,6 +61,23 @@ export const changesFeed: Migration = {
     )
     await sql`create index cal_change_revision_idx
         on cal_change (revision, kind, record_id, seq) where revision is not null`.execute(db)
+    // The trim's lookup: the rows older than the cut, no more.
+    await sql`create index cal_change_at_idx on cal_change (at) where revision is not null`.execute(
+      db,
+    )
+    // By revision prefix (every revision up to the newest one with a change written before the
+    // cut), moving `purged_through` in the same statement: a token at or past the mark still
+    // finds every change after it, and a reader sees rows and mark of one snapshot.
+    await sql`create function cal_trim_changes() returns void language sql as $$
+        with mark as (
+          select max(c.revision) as revision from cal_change c, cal_sync s
+          where c.revision is not null and c.at < now() - s.retention_days * interval '1 day'),
+        gone as (
+          delete from cal_change c using mark
+          where c.revision is not null and c.revision <= mark.revision)
+        update cal_sync s set purged_through = mark.revision
+        from mark where mark.revision > s.purged_through
+      $$`.execute(db)
 
     await sql`create function cal_note_change() returns trigger language plpgsql as $$
       declare
@@ -131,6 +149,7 @@ export const changesFeed: Migration = {
         insert into cal_revision_log (revision, xid) values (next, new.xid);
         update cal_change set revision = next where xid = new.xid and revision is null;
         if next % 64 = 0 then
+          perform cal_trim_changes();
           with gone as (
             delete from cal_revision_log where revision <= next - ${sql.lit(CHANGE_LOG_REVISIONS)}
             returning xid)
@@ -165,6 +184,7 @@ export const changesFeed: Migration = {
       }
     }
     await sql`drop function cal_note_link_change()`.execute(db)
+    await sql`drop function cal_trim_changes()`.execute(db)
     await sql`drop function cal_note_change()`.execute(db)
     await sql`drop table cal_change`.execute(db)
     await sql`drop table cal_sync`.execute(db)

@@ -20,7 +20,10 @@ export const changesQuery = z.object({
   since: z
     .string()
     .min(1, 'must be a sync token')
-    .describe('A token: `X-CAL-Sync-Token` of a list answer, or `next_since` of a page'),
+    .optional()
+    .describe(
+      'A token: `X-CAL-Sync-Token` of a list answer, or `next_since` of a page. Absent: start a full sync',
+    ),
   per_page: feedPerPage
     .optional()
     .describe(`Records per page (default ${DEFAULT_CHANGES_PAGE}, at most ${MAX_CHANGES_PAGE})`),
@@ -42,16 +45,18 @@ export const changesPage = z.strictObject({
 
 /**
  * `GET /changes`: what changed after a sync token, oldest first, each record once per page with
- * its latest action, up to the request's reader revision. Anonymous callers see public records
- * (a record leaving `publish` is `deleted` for them), token holders every record until trashed.
+ * its latest action, up to the request's reader revision. Without a token, a full sync: every
+ * record as `created`, by key, then the changes after the sync's start. Anonymous callers see
+ * public records (a record leaving `publish` is `deleted` for them), token holders every record
+ * until trashed.
  */
 export const changesRoutes = (ctx: CalContext): Route[] => [
   calRoute({
     method: 'GET',
     path: '/changes',
-    summary: 'Changes since a sync token (creates, updates, deletes)',
+    summary: 'Changes since a sync token (creates, updates, deletes), or a full sync',
     description:
-      "Follow `X-CAL-Sync-Token` of any list answer, then each page's `next_since` while `more` is true. A token older than the kept history (`CAL_CHANGES_RETENTION_DAYS`) or not made by this server is 410 `sync-token-expired`: list again.",
+      "Without `since`: a full sync. Its pages list every record the caller may see as `created`, by (type, id), so none is skipped whatever is written meanwhile; after the last one, `next_since` follows every change made since the sync began (a record written during the sync may come twice). With `since` (`X-CAL-Sync-Token` of a list answer, or `next_since` of a page): the changes after it. Follow each page's `next_since` while `more` is true. A token older than the kept history (`CAL_CHANGES_RETENTION_DAYS`, counted from when it was issued) or not made by this server is 410 `sync-token-expired`: sync again.",
     cacheKey: calCacheKey(ctx),
     query: changesQuery,
     responses: {
