@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs'
 import { propertyRuns } from '@kcore/db/testing'
 import fc from 'fast-check'
 import ICAL from 'ical.js'
@@ -20,6 +21,16 @@ import {
 // instant bound it is. `count`, `nth` and `byKey` must agree with `between`.
 //
 // Left out of the generator, and why:
+// - BYHOUR in HOURLY rules: ical.js 2.2.1 expands it (INTERVAL=8;BYHOUR=0,3 gives 00:00 too).
+// - BYMONTH in MONTHLY rules: ical.js 2.2.1 skips and reorders occurrences.
+// - BYSETPOS in YEARLY, DAILY and HOURLY rules: ical.js 2.2.1 applies it per month in YEARLY
+//   rules and ignores it over BYHOUR's times (DAILY;BYHOUR=0,1;BYSETPOS=1 gives both hours):
+//   and picks wrong among negative month days (MONTHLY;BYMONTHDAY=1,-30;BYSETPOS=1 gives
+//   Oct 2) and in WEEKLY rules ending with UNTIL (BYDAY=MO,TH;BYSETPOS=1 gives Thursday too):
+//   BYSETPOS goes only to MONTHLY rules without BYHOUR and BYMONTHDAY (BYDAY sets like "last
+//   weekday of the month"). The fast path is checked against
+//   rrule-temporal for the rest in recurrence-library.test.ts.
+// - negative BYMONTHDAY in DAILY/HOURLY rules: ical.js 2.2.1 runs out of memory on them.
 // - negative BYMONTHDAY in a YEARLY rule with several BYMONTH values: ical.js 2.2.1 counts
 //   from the wrong month's end (BYMONTH=1,6;BYMONTHDAY=-2 from 2027-01-30 gives 2027-06-29,
 //   2028-01-29 and misses 2027-01-30); such rules get positive month days only.
@@ -94,30 +105,42 @@ function ruleArb(allDay: boolean) {
         : fc.constantFrom(1, 2, 4, 5, -1, -5)
     const byDay =
       freq === 'MONTHLY' || freq === 'YEARLY'
-        ? fc.uniqueArray(
-            fc
-              .tuple(fc.option(ordinal, { freq: 2 }), fc.constantFrom(...DAYS))
-              .map(([o, d]) => `${o ?? ''}${d}`),
-            { minLength: 1, maxLength: 3, selector: (s) => s.replace(/^[-\d]+/, '') },
-          )
+        ? fc
+            .uniqueArray(
+              fc
+                .tuple(fc.option(ordinal, { freq: 2 }), fc.constantFrom(...DAYS))
+                .map(([o, d]) => `${o ?? ''}${d}`),
+              { minLength: 1, maxLength: 3, selector: (s) => s.replace(/^[-\d]+/, '') },
+            )
+            // Mixed lists (WE,1TH) are refused: rrule-temporal drops their plain days.
+            .map((days) =>
+              days.some((d) => /\d/.test(d)) ? days.filter((d) => /\d/.test(d)) : days,
+            )
         : subset(DAYS, 3)
     return fc.record({
       freq: fc.constant(freq),
-      interval: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, fc.integer({ min: 2, max: 4 }), {
-        weight: 1,
-        arbitrary: fc.integer({ min: 5, max: 40 }),
-      }),
+      // HOURLY takes INTERVALs that divide 24 (others are refused).
+      interval:
+        freq === 'HOURLY'
+          ? fc.constantFrom(1, 2, 3, 8, 12)
+          : fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, fc.integer({ min: 2, max: 4 }), {
+              weight: 1,
+              arbitrary: fc.integer({ min: 5, max: 40 }),
+            }),
       byDay: fc.option(byDay, { freq: 2 }),
       byMonthDay:
         freq === 'WEEKLY'
           ? fc.constant(null)
           : fc.option(fc.uniqueArray(monthDays, { minLength: 1, maxLength: 3 }), { freq: 3 }),
+      // ical.js 2.2.1 skips and reorders MONTHLY;BYMONTH (from 2013-01-13 with BYMONTH=11,1 it
+      // gives 2013-01-13, 2014-11-13, 2014-01-13): MONTHLY rules go without BYMONTH.
       byMonth:
-        freq === 'HOURLY'
+        freq === 'HOURLY' || freq === 'MONTHLY'
           ? fc.constant(null)
           : fc.option(subset([1, 2, 3, 4, 6, 10, 11, 12], 3), { freq: 3 }),
       byHour:
-        allDay || freq === 'YEARLY'
+        // ical.js 2.2.1 expands BYHOUR in HOURLY rules (RFC 5545: a limit): not generated there.
+        allDay || freq === 'YEARLY' || freq === 'HOURLY'
           ? fc.constant(null)
           : fc.option(subset([0, 1, 2, 3, 10, 23], 2), { freq: 4 }),
       bySetPos: fc.option(
@@ -169,12 +192,24 @@ const caseArb: fc.Arbitrary<Case> = fc
           // ical.js 2.2.1 misplaces negative month days of YEARLY rules with several months
           // (BYMONTH=1,6;BYMONTHDAY=-2 gives 2028-01-29): those get positive days only.
           const yearlyMonths = r.freq === 'YEARLY' && (r.byMonth?.length ?? 0) > 1
-          const monthDays = yearlyMonths ? r.byMonthDay?.filter((d) => d > 0) : r.byMonthDay
+          // (YEARLY with BYMONTHDAY but no BYMONTH is refused: ical.js and rrule-temporal differ.)
+          // ical.js 2.2.1 runs out of memory on DAILY/HOURLY rules with a negative BYMONTHDAY
+          // (FREQ=DAILY;BYMONTHDAY=-2;BYMONTH=6,4,1;BYHOUR=1,10): positive days there.
+          const dailyHours = r.freq === 'DAILY' || r.freq === 'HOURLY'
+          const monthDays =
+            r.freq === 'YEARLY' && !r.byMonth
+              ? undefined
+              : yearlyMonths || dailyHours
+                ? r.byMonthDay?.filter((d) => d > 0)
+                : r.byMonthDay
           if (monthDays?.length) parts.push(`BYMONTHDAY=${monthDays.join(',')}`)
           if (r.byMonth) parts.push(`BYMONTH=${r.byMonth.join(',')}`)
           if (r.byHour) parts.push(`BYHOUR=${r.byHour.join(',')}`)
-          const hasBy = r.byDay || r.byMonthDay || r.byMonth || r.byHour
-          if (r.bySetPos && hasBy) parts.push(`BYSETPOS=${r.bySetPos.join(',')}`)
+          const hasBy = parts.length > (r.interval !== 1 ? 2 : 1)
+          // ical.js 2.2.1 applies BYSETPOS of a YEARLY rule per month (BYMONTH=1,2;BYSETPOS=1
+          // gives Jan 1 and Feb 1) and ignores it in DAILY rules: only MONTHLY and WEEKLY get it.
+          const setPosOk = !r.byHour && !monthDays?.length && r.freq === 'MONTHLY'
+          if (r.bySetPos && hasBy && setPosOk) parts.push(`BYSETPOS=${r.bySetPos.join(',')}`)
           if (r.wkst) parts.push(`WKST=${r.wkst}`)
           const until =
             r.end && 'until' in r.end
@@ -306,9 +341,14 @@ function synchronised(c: Case): { c: Case; r: Recurrence } | undefined {
     : `DTSTART:${icalText(c.startWall, false)}Z`
   // between, not next: rrule-temporal 2.2.8's next() answers 1996-01-01 for BYDAY=53MO.
   const seed = Temporal.Instant.fromEpochMilliseconds(c.startWall * 1000).toZonedDateTimeISO('UTC')
-  const [next] = new RRuleTemporal({
-    rruleString: `${dtstart}\nRRULE:${first.parts.join(';')}`,
-  }).between(seed, seed.add({ hours: 24 * 366 * 9 }), true)
+  let next: Temporal.ZonedDateTime | undefined
+  try {
+    ;[next] = new RRuleTemporal({
+      rruleString: `${dtstart}\nRRULE:${first.parts.join(';')}`,
+    }).between(seed, seed.add({ hours: 24 * 366 * 9 }), true)
+  } catch {
+    return undefined // the library gives up on rules that never occur
+  }
   if (!next || next.year > 2040) return undefined
   const startWall = next.epochMilliseconds / 1000
   const shift = startWall - c.startWall
@@ -347,7 +387,8 @@ describe('recurrence against ical.js', () => {
   it('between equals the oracle; count, nth and byKey agree with between', () => {
     fc.assert(
       fc.property(caseArb, (generated) => {
-        if (process.env.TRACE_CASES) console.error(JSON.stringify(generated))
+        if (process.env.TRACE_CASES)
+          appendFileSync(process.env.TRACE_CASES, `${JSON.stringify(generated)}\n`)
         const s = synchronised(generated)
         fc.pre(s !== undefined)
         if (!s) return

@@ -145,6 +145,15 @@ describe('refusals', () => {
     ['BYDAY ordinal weekly', { rules: ['FREQ=WEEKLY;BYDAY=1MO'] }, /ordinals/],
     ['BYWEEKNO monthly', { rules: ['FREQ=MONTHLY;BYWEEKNO=1'] }, /BYWEEKNO/],
     ['BYSETPOS alone', { rules: ['FREQ=MONTHLY;BYSETPOS=1'] }, /BYSETPOS needs/],
+    ['YEARLY BYMONTHDAY alone', { rules: ['FREQ=YEARLY;BYMONTHDAY=1'] }, /needs BYMONTH/],
+    ['HOURLY INTERVAL=5', { rules: ['FREQ=HOURLY;INTERVAL=5'] }, /divides 24/],
+    ['start not an occurrence', { rules: ['FREQ=WEEKLY;BYDAY=TU'] }, /not one of its occurrences/],
+    [
+      'rdate in an occurrence minute',
+      { rules: ['FREQ=DAILY'], rdates: ['2026-01-06 10:00:30'] },
+      /wall-clock minute/,
+    ],
+    ['BYDAY mixed ordinals', { rules: ['FREQ=YEARLY;BYDAY=WE,1TH'] }, /two rules/],
     ['INTERVAL=0', { rules: ['FREQ=DAILY;INTERVAL=0'] }, /INTERVAL/],
     ['rdate unreal', { rules: ['FREQ=DAILY'], rdates: ['2026-02-30 10:00:00'] }, /rdates entry/],
     [

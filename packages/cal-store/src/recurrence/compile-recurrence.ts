@@ -27,6 +27,8 @@ export function compileRecurrence(input: unknown, timing: SeriesTiming): Recurre
       )
   const set = new FastWallSet(checked, startWall, endWall, timing.allDay)
   checkAgainstRules(checked, set, startWall)
+  // The year table now, so a rule the library cannot expand is refused here, not in a list.
+  set.table()
   return new SeriesRecurrence(checked, set, timing, clock, startWall)
 }
 

@@ -1,5 +1,4 @@
 import { withoutUntil } from './enumerated-wall-set.js'
-import { LibraryRule } from './library-rule.js'
 import type { CheckedRecurrence } from './recurrence-input.js'
 import { RuleUnits, yearOfWall, yearStartWall } from './rule-units.js'
 import type { WallSet } from './wall-set.js'
@@ -44,7 +43,7 @@ export class FastWallSet implements WallSet {
         .split(';')
         .filter((p) => !p.startsWith('COUNT='))
         .join(';')
-      const units = new RuleUnits(new LibraryRule(text, startWall, allDay), r.parts, startWall)
+      const units = new RuleUnits(text, r.parts, startWall, allDay)
       const rule: Rule = { units, lastWall: Math.min(endWall, r.untilWall ?? endWall) }
       if (r.parts.count !== undefined) {
         const last = this.nthOfRule(rule, j, r.parts.count - 1)
@@ -122,8 +121,8 @@ export class FastWallSet implements WallSet {
     return this.rules.some((r) => wall <= r.lastWall && r.units.has(wall))
   }
 
-  /** prefix[i]: walls in the years before startYear + i. */
-  private table(): Float64Array {
+  /** prefix[i]: walls in the years before startYear + i. Built once (compile does it). */
+  table(): Float64Array {
     if (this.prefix) return this.prefix
     const years = this.lastYear - this.startYear + 1
     const prefix = new Float64Array(years + 1)

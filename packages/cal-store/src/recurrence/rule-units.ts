@@ -1,4 +1,4 @@
-import type { LibraryRule } from './library-rule.js'
+import { LibraryRule } from './library-rule.js'
 import type { RuleParts } from './rule-parts.js'
 import { WEEKDAYS } from './rule-parts.js'
 
@@ -46,7 +46,6 @@ export class RuleUnits {
   private readonly wkst: number
   private readonly shapes = new Map<string, number[]>()
   private readonly startUnit: number
-  private readonly startContent: number[]
   private readonly days: {
     months?: Set<number>
     monthDays?: number[]
@@ -54,10 +53,13 @@ export class RuleUnits {
     yearDays?: number[]
   }
 
+  private readonly lib: LibraryRule
+
   constructor(
-    private readonly lib: LibraryRule,
+    ruleText: string,
     private readonly p: RuleParts,
     private readonly startWall: number,
+    allDay: boolean,
   ) {
     // HOURLY with an INTERVAL dividing 24 has the same hours active every day: its unit is a day.
     this.k = p.freq === 'HOURLY' ? 1 : p.interval
@@ -75,11 +77,23 @@ export class RuleUnits {
       weekdays: p.byDay && new Set(p.byDay.map((d) => WEEKDAYS.indexOf(d.day))),
       yearDays: p.byYearDay,
     }
-    // The unit holding the start: the library expands it from DTSTART on (nothing before).
     this.startUnit = this.unitStartOf(startWall)
-    this.startContent = this.lib
-      .between(startWall, this.unitEnd(this.startUnit))
-      .map((w) => w - this.startUnit)
+    // The library expands from a DTSTART one cycle earlier (same date, weekday and phase), so
+    // the start's own unit is a whole unit like any other: BYSETPOS counts its candidates
+    // before the start too, as RFC 5545 says, and the start must be one of its occurrences.
+    const earlier = this.startYear - this.cycleYears
+    const dtstart =
+      earlier >= 1
+        ? Date.UTC(
+            earlier,
+            s.getUTCMonth(),
+            s.getUTCDate(),
+            s.getUTCHours(),
+            s.getUTCMinutes(),
+            s.getUTCSeconds(),
+          ) / 1000
+        : startWall
+    this.lib = new LibraryRule(ruleText, dtstart, allDay)
   }
 
   private weekStart(day: number): number {
@@ -166,7 +180,6 @@ export class RuleUnits {
 
   /** Offsets from the unit's start of the occurrences the unit at `unitStart` holds. */
   private content(unitStart: number): number[] {
-    if (unitStart === this.startUnit) return this.startContent
     if (unitStart < this.startUnit) return []
     const shape = this.shape(unitStart)
     if (shape === null) return []
@@ -216,19 +229,21 @@ export class RuleUnits {
     for (const u of this.unitsOfYear(y))
       for (const o of this.content(u)) {
         const w = u + o
-        if (w >= first && w < next) out.push(w)
+        if (w >= first && w < next && w >= this.startWall) out.push(w)
       }
   }
 
   /** How many walls `wallsInYear(y)` would push. */
   countInYear(y: number): number {
-    if (this.p.freq === 'WEEKLY') {
+    if (this.p.freq === 'WEEKLY' || this.p.freq === 'YEARLY') {
       const out: number[] = []
       this.wallsInYear(y, out)
       return out.length
     }
     let n = 0
-    for (const u of this.unitsOfYear(y)) n += this.content(u).length
+    for (const u of this.unitsOfYear(y))
+      if (u === this.startUnit) n += this.content(u).filter((o) => u + o >= this.startWall).length
+      else n += this.content(u).length
     return n
   }
 
