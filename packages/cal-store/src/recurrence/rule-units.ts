@@ -54,6 +54,9 @@ export class RuleUnits {
   }
 
   private readonly lib: LibraryRule
+  /** The library starts at the real start (cycle too long to go back): its unit is partial. */
+  private readonly startUnitPartial: boolean
+  private startContent?: number[]
 
   constructor(
     ruleText: string,
@@ -94,6 +97,7 @@ export class RuleUnits {
           ) / 1000
         : startWall
     this.lib = new LibraryRule(ruleText, dtstart, allDay)
+    this.startUnitPartial = dtstart === startWall
   }
 
   private weekStart(day: number): number {
@@ -181,6 +185,13 @@ export class RuleUnits {
   /** Offsets from the unit's start of the occurrences the unit at `unitStart` holds. */
   private content(unitStart: number): number[] {
     if (unitStart < this.startUnit) return []
+    // A partial start unit is no shape to reuse for whole units.
+    if (unitStart === this.startUnit && this.startUnitPartial) {
+      this.startContent ??= this.lib
+        .between(unitStart, this.unitEnd(unitStart))
+        .map((w) => w - unitStart)
+      return this.startContent
+    }
     const shape = this.shape(unitStart)
     if (shape === null) return []
     let offsets = this.shapes.get(shape)
