@@ -154,6 +154,11 @@ describe('refusals', () => {
       /wall-clock minute/,
     ],
     ['BYDAY mixed ordinals', { rules: ['FREQ=YEARLY;BYDAY=WE,1TH'] }, /two rules/],
+    [
+      'BYWEEKNO with BYYEARDAY',
+      { rules: ['FREQ=YEARLY;BYWEEKNO=1;BYYEARDAY=1'] },
+      /do not go together/,
+    ],
     ['INTERVAL=0', { rules: ['FREQ=DAILY;INTERVAL=0'] }, /INTERVAL/],
     ['rdate unreal', { rules: ['FREQ=DAILY'], rdates: ['2026-02-30 10:00:00'] }, /rdates entry/],
     [

@@ -184,6 +184,8 @@ function checkCombination(rule: string, p: RuleParts): void {
     fail(rule, 'BYDAY ordinals do not go with BYWEEKNO')
   if (ordinals && p.freq === 'MONTHLY' && p.byDay?.some((d) => Math.abs(d.ordinal) > 5))
     fail(rule, 'BYDAY ordinals with FREQ=MONTHLY must lie in ±1..5')
+  // rrule-temporal 2.2.8 answers this pair differently by query window; no calendar needs it.
+  if (p.byWeekNo && p.byYearDay) fail(rule, 'BYWEEKNO and BYYEARDAY do not go together')
   if (p.freq === 'YEARLY' && p.byMonthDay && !p.byMonth && !p.byYearDay && !p.byWeekNo)
     fail(
       rule,
