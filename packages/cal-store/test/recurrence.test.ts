@@ -159,6 +159,11 @@ describe('refusals', () => {
       { rules: ['FREQ=YEARLY;BYWEEKNO=1;BYYEARDAY=1'] },
       /do not go together/,
     ],
+    [
+      'ordinal BYDAY with BYMONTHDAY',
+      { rules: ['FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=1,2'] },
+      /clients/,
+    ],
     ['INTERVAL=0', { rules: ['FREQ=DAILY;INTERVAL=0'] }, /INTERVAL/],
     ['rdate unreal', { rules: ['FREQ=DAILY'], rdates: ['2026-02-30 10:00:00'] }, /rdates entry/],
     [

@@ -180,6 +180,13 @@ function checkCombination(rule: string, p: RuleParts): void {
       rule,
       'BYDAY mixes weekdays with and without ordinals (like WE,1TH): give them as two rules',
     )
+  // ical.js refuses this pair ("Malformed values in BYDAY combined with BYMONTHDAY"), so a
+  // feed carrying it would break calendar clients.
+  if (ordinals && p.freq === 'MONTHLY' && p.byMonthDay)
+    fail(
+      rule,
+      'BYDAY ordinals (like 1MO) with BYMONTHDAY are refused: calendar clients reject them',
+    )
   if (ordinals && p.freq === 'YEARLY' && p.byWeekNo)
     fail(rule, 'BYDAY ordinals do not go with BYWEEKNO')
   if (ordinals && p.freq === 'MONTHLY' && p.byDay?.some((d) => Math.abs(d.ordinal) > 5))
