@@ -203,3 +203,70 @@ describe('refusals', () => {
     ).toThrow(/dates/)
   })
 })
+
+describe('hostile but valid rules answer exactly', () => {
+  const at = (start: string) => timed(start, 'UTC', 60)
+  const all = [Date.UTC(1000, 0, 1), Date.UTC(10000, 0, 1)] as const
+  const yearsFrom = (first: number) => Array.from({ length: 10000 - first }, (_, i) => first + i)
+
+  it('UNTIL=99991231 and COUNT=1e9 daily: every day to 9999, nth and byKey at the far end', () => {
+    const days = (Date.UTC(9999, 11, 31) - Date.UTC(2026, 0, 1)) / 86400e3 + 1
+    for (const rule of ['FREQ=DAILY;UNTIL=99991231', 'FREQ=DAILY;COUNT=1000000000']) {
+      const r = compileRecurrence({ rules: [rule] }, at('2026-01-01 12:00:00'))
+      expect(r.count(...all)).toBe(days)
+      expect(r.nth(all[0], days - 1)?.start).toBe('9999-12-31 12:00:00')
+      expect(r.nth(all[0], days)).toBeUndefined()
+    }
+    const r = compileRecurrence({ rules: ['FREQ=DAILY;COUNT=3'] }, at('2026-01-01 12:00:00'))
+    expect(r.count(...all)).toBe(3)
+  })
+
+  it('BYSETPOS=-366 of every day: January 1st of leap years', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=-366'] },
+      at('2028-01-01 00:00:00'),
+    )
+    const leap = yearsFrom(2028).filter((y) => new Date(Date.UTC(y, 1, 29)).getUTCDate() === 29)
+    expect(r.count(...all)).toBe(leap.length)
+    expect(r.nth(Date.UTC(9000, 0, 1), 0)?.start).toBe(
+      `${leap.find((y) => y >= 9000)}-01-01 00:00:00`,
+    )
+  })
+
+  it('BYDAY=-53MO: the first Monday of years with 53 Mondays', () => {
+    const r = compileRecurrence({ rules: ['FREQ=YEARLY;BYDAY=-53MO'] }, at('2029-01-01 00:00:00'))
+    const mondays = (y: number) => {
+      let n = 0
+      for (let d = Date.UTC(y, 0, 1); d < Date.UTC(y + 1, 0, 1); d += 86400e3)
+        if (new Date(d).getUTCDay() === 1) n++
+      return n
+    }
+    expect(r.count(...all)).toBe(yearsFrom(2029).filter((y) => mondays(y) === 53).length)
+  })
+
+  it('windows far outside the calendar, NaN and nonsense arguments answer, never throw', () => {
+    const r = compileRecurrence({ rules: ['FREQ=WEEKLY'] }, at('2026-01-05 10:00:00'))
+    expect(r.count(-8.64e15, 8.64e15)).toBe(r.count(...all))
+    expect(r.count(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toBe(r.count(...all))
+    expect(r.count(Number.NaN, 0)).toBe(0)
+    expect(r.between(-8.64e15, 8.64e15, 2)).toHaveLength(2)
+    expect(r.nth(-1e300, 0)?.start).toBe('2026-01-05 10:00:00')
+    expect(r.nth(0, 1.5)).toBeUndefined()
+    expect(r.nth(0, 1e12)).toBeUndefined()
+    expect(r.byKey(-1)).toBeUndefined()
+    expect(r.byKey(2 ** 33)).toBeUndefined()
+    expect(r.byKey(0.5)).toBeUndefined()
+    expect(r.between(10, 0)).toEqual([])
+  })
+
+  it('occurrences stop at 9999-12-31, also in UTC (Etc/GMT+12 ends a day of wall time early)', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=DAILY'] },
+      timed('9999-12-29 20:00:00', 'Etc/GMT+12'),
+    )
+    expect(r.between(...all).map((o) => o.start)).toEqual([
+      '9999-12-29 20:00:00',
+      '9999-12-30 20:00:00',
+    ])
+  })
+})
