@@ -1,4 +1,3 @@
-import { withoutUntil } from './enumerated-wall-set.js'
 import type { CheckedRecurrence } from './recurrence-input.js'
 import { RuleUnits, yearOfWall, yearStartWall } from './rule-units.js'
 import type { WallSet } from './wall-set.js'
@@ -39,9 +38,9 @@ export class FastWallSet implements WallSet {
     this.rules = checked.rules.map((r, j) => {
       // COUNT and UNTIL are bounds here; the library expands the unbounded rule, which lets
       // it jump straight to any unit.
-      const text = withoutUntil(r.text)
+      const text = r.text
         .split(';')
-        .filter((p) => !p.startsWith('COUNT='))
+        .filter((p) => !p.startsWith('COUNT=') && !p.startsWith('UNTIL='))
         .join(';')
       const units = new RuleUnits(text, r.parts, startWall, allDay)
       const rule: Rule = { units, lastWall: Math.min(endWall, r.untilWall ?? endWall) }
