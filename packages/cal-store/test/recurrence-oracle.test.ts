@@ -466,17 +466,11 @@ function libraryWalls(c: Case, rule: Case['rules'][number], lo: number, hi: numb
     ({ YEARLY: 400, MONTHLY: 4800, WEEKLY: 20871 } as Record<string, number>)[freq] ?? 146097
   const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
   const back = (400 * k) / gcd(k, units)
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
   const early =
     d.getUTCFullYear() - back < 1
       ? c.startWall
-      : Date.UTC(
-          d.getUTCFullYear() - back,
-          d.getUTCMonth(),
-          d.getUTCDate(),
-          d.getUTCHours(),
-          d.getUTCMinutes(),
-          d.getUTCSeconds(),
-        ) / 1000
+      : new Date(c.startWall * 1000).setUTCFullYear(d.getUTCFullYear() - back) / 1000
   const dtstart = c.allDay
     ? `DTSTART;VALUE=DATE:${icalText(early, true)}`
     : `DTSTART:${icalText(early, false)}Z`

@@ -270,3 +270,35 @@ describe('hostile but valid rules answer exactly', () => {
     ])
   })
 })
+
+describe('several rules', () => {
+  const all = [Date.UTC(1000, 0, 1), Date.UTC(10000, 0, 1)] as const
+  const days = (Date.UTC(9999, 11, 31) - Date.UTC(2026, 0, 5)) / 86400e3 + 1
+
+  it('count the union once: a sparse rule on a dense one adds nothing, an exdate removes one', () => {
+    const input = {
+      rules: ['FREQ=DAILY;BYHOUR=10,12', 'FREQ=YEARLY;INTERVAL=13'],
+      rdates: ['2030-01-05 11:00:00', '2030-01-05 12:00:00'],
+      exdates: ['2039-01-05 10:00:00'],
+    }
+    const r = compileRecurrence(input, timed('2026-01-05 10:00:00', 'UTC', 60))
+    expect(r.count(...all)).toBe(2 * days + 1 - 1)
+    const around = r.between(Date.UTC(2039, 0, 4), Date.UTC(2039, 0, 6))
+    expect(around.map((o) => o.start)).toEqual([
+      '2039-01-04 10:00:00',
+      '2039-01-04 12:00:00',
+      '2039-01-05 12:00:00',
+    ])
+    expect(r.nth(Date.UTC(2030, 0, 5), 1)?.start).toBe('2030-01-05 11:00:00')
+  })
+
+  it('refuses rules whose intervals share no cycle, quickly, instead of indexing every year', () => {
+    const rules = [
+      'FREQ=WEEKLY',
+      ...Array.from({ length: 9 }, (_, i) => `FREQ=WEEKLY;INTERVAL=${i + 2}`),
+    ]
+    expect(() => compileRecurrence({ rules }, timed('2026-01-05 10:00:00', 'UTC'))).toThrow(
+      /too costly to index/,
+    )
+  })
+})

@@ -85,17 +85,9 @@ export class RuleUnits {
     // the start's own unit is a whole unit like any other: BYSETPOS counts its candidates
     // before the start too, as RFC 5545 says, and the start must be one of its occurrences.
     const earlier = this.startYear - this.cycleYears
+    // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
     const dtstart =
-      earlier >= 1
-        ? Date.UTC(
-            earlier,
-            s.getUTCMonth(),
-            s.getUTCDate(),
-            s.getUTCHours(),
-            s.getUTCMinutes(),
-            s.getUTCSeconds(),
-          ) / 1000
-        : startWall
+      earlier >= 1 ? new Date(startWall * 1000).setUTCFullYear(earlier) / 1000 : startWall
     this.lib = new LibraryRule(ruleText, dtstart, allDay)
     this.startUnitPartial = dtstart === startWall
   }
@@ -231,6 +223,28 @@ export class RuleUnits {
       }
     }
     return out
+  }
+
+  /**
+   * What the rule's walls in calendar year `y` (after the start's year) depend on, as offsets
+   * from January 1st: the year's shape (leap, weekday of January 1st, the neighbours' leap for
+   * BYWEEKNO weeks) and where INTERVAL's phase stands. Years with one signature hold the same.
+   */
+  yearSignature(y: number): string {
+    const first = yearStartWall(y) / DAY
+    const shape = `${isLeap(y - 1) ? 1 : 0}${isLeap(y) ? 1 : 0}${isLeap(y + 1) ? 1 : 0}${weekday(first)}`
+    switch (this.p.freq) {
+      case 'YEARLY':
+        return `${shape}|${mod(y - this.startYear, this.k)}`
+      case 'MONTHLY':
+        return `${shape}|${mod(y * 12 - this.startMonthIndex, this.k)}`
+      case 'WEEKLY':
+        return `${shape}|${mod((this.weekStart(first) - this.weekAnchor) / 7, this.k)}`
+      case 'DAILY':
+        return `${shape}|${mod(first - this.startDay, this.k)}`
+      default:
+        return shape
+    }
   }
 
   /** Pushes the rule's walls in calendar year `y` from the start on (no upper bound), ascending. */
