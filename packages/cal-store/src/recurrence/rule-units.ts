@@ -232,10 +232,11 @@ export class RuleUnits {
    */
   yearSignature(y: number): string {
     const first = yearStartWall(y) / DAY
-    const shape = `${isLeap(y - 1) ? 1 : 0}${isLeap(y) ? 1 : 0}${isLeap(y + 1) ? 1 : 0}${weekday(first)}`
+    const shape = `${isLeap(y) ? 1 : 0}${weekday(first)}`
     switch (this.p.freq) {
       case 'YEARLY':
-        return `${shape}|${mod(y - this.startYear, this.k)}`
+        // BYWEEKNO weeks reach into the neighbouring years.
+        return `${shape}${isLeap(y - 1) ? 1 : 0}${isLeap(y + 1) ? 1 : 0}|${mod(y - this.startYear, this.k)}`
       case 'MONTHLY':
         return `${shape}|${mod(y * 12 - this.startMonthIndex, this.k)}`
       case 'WEEKLY':
