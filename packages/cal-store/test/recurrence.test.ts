@@ -1,3 +1,5 @@
+import { propertyRuns } from '@kcore/db/testing'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compileRecurrence, RecurrenceError, type SeriesTiming } from '../src/recurrence/index.js'
 
@@ -299,6 +301,69 @@ describe('several rules', () => {
     ]
     expect(() => compileRecurrence({ rules }, timed('2026-01-05 10:00:00', 'UTC'))).toThrow(
       /too costly to index/,
+    )
+  })
+})
+
+describe('any input', () => {
+  // Attacker's view: random parts (valid or not), random starts and zones. The answer is a
+  // RecurrenceError or a recurrence whose queries answer consistently; never another error.
+  const part = fc.oneof(
+    fc.constantFrom('FREQ=YEARLY', 'FREQ=MONTHLY', 'FREQ=WEEKLY', 'FREQ=DAILY', 'FREQ=HOURLY'),
+    fc.constantFrom(
+      'FREQ=MINUTELY',
+      'FREQ=SECONDLY',
+      'FREQ=FOO',
+      'COUNT=0',
+      'UNTIL=2026',
+      'X=1',
+      ';',
+      '=',
+    ),
+    fc.integer({ min: -5, max: 1e9 }).map((n) => `COUNT=${n}`),
+    fc.integer({ min: 0, max: 1e6 }).map((n) => `INTERVAL=${n}`),
+    fc.constantFrom('UNTIL=20260301', 'UNTIL=20300101T000000Z', 'UNTIL=99991231', 'UNTIL=10000101'),
+    fc.integer({ min: -400, max: 400 }).map((n) => `BYSETPOS=${n}`),
+    fc.integer({ min: -60, max: 60 }).map((n) => `BYDAY=${n}MO,TU`),
+    fc.constantFrom('BYDAY=MO,WE,FR', 'BYDAY=SU', 'BYDAY=-1FR', 'BYDAY=5TH'),
+    fc.integer({ min: -400, max: 400 }).map((n) => `BYYEARDAY=${n}`),
+    fc.integer({ min: -60, max: 60 }).map((n) => `BYWEEKNO=${n}`),
+    fc.integer({ min: -40, max: 40 }).map((n) => `BYMONTHDAY=${n}`),
+    fc.integer({ min: 0, max: 14 }).map((n) => `BYMONTH=${n}`),
+    fc.integer({ min: 0, max: 25 }).map((n) => `BYHOUR=${n}`),
+    fc.constantFrom('BYMINUTE=0,30', 'BYSECOND=0', 'WKST=SU', 'WKST=XX'),
+  )
+  // Mostly a FREQ first and a few parts, so that many rules are accepted and queried.
+  const rule = fc
+    .tuple(
+      fc.constantFrom('FREQ=YEARLY', 'FREQ=MONTHLY', 'FREQ=WEEKLY', 'FREQ=DAILY', 'FREQ=HOURLY'),
+      fc.array(part, { maxLength: 3 }),
+    )
+    .map(([freq, parts]) => [freq, ...parts].join(';'))
+
+  it('refuses with RecurrenceError or answers consistently', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 2 }),
+        fc.constantFrom('2026-01-05 10:00:00', '2024-02-29 00:00:00', '9999-12-31 23:00:00'),
+        fc.constantFrom('UTC', 'Europe/Berlin', 'Pacific/Apia', 'UTC+14'),
+        (rules, start, zone) => {
+          let r: ReturnType<typeof compileRecurrence>
+          try {
+            r = compileRecurrence({ rules }, timed(start, zone))
+          } catch (e) {
+            expect(e).toBeInstanceOf(RecurrenceError)
+            return
+          }
+          const n = r.count(-8.64e15, 8.64e15)
+          expect(Number.isInteger(n) && n >= 1).toBe(true)
+          const [first] = r.between(-8.64e15, 8.64e15, 1)
+          expect(r.nth(-8.64e15, 0)).toEqual(first)
+          expect(first && r.byKey(first.key)).toEqual(first)
+          expect(r.nth(-8.64e15, n)).toBeUndefined()
+        },
+      ),
+      { numRuns: propertyRuns(200, 30) },
     )
   })
 })
