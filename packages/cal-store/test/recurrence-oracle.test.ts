@@ -231,8 +231,8 @@ const caseArb = (ical: boolean): fc.Arbitrary<Case> =>
             // BYWEEKNO takes plain weekdays only (ordinals are refused beside it).
             const byDay = r.byWeekNo ? r.byDay?.map((d) => d.replace(/^[-\d]+/, '')) : r.byDay
             if (byDay) parts.push(`BYDAY=${[...new Set(byDay)].join(',')}`)
-            // Refused (ical.js rejects it): MONTHLY BYDAY ordinals beside BYMONTHDAY.
-            const monthlyOrdinals = r.freq === 'MONTHLY' && byDay?.some((d) => /\d/.test(d))
+            // Refused (ical.js rejects or misreads it): BYDAY ordinals beside BYMONTHDAY.
+            const monthlyOrdinals = byDay?.some((d) => /\d/.test(d))
             // ical.js 2.2.1 misplaces negative month days of YEARLY rules with several months
             // (BYMONTH=1,6;BYMONTHDAY=-2 gives 2028-01-29): those get positive days only.
             const yearlyMonths = r.freq === 'YEARLY'

@@ -180,9 +180,10 @@ function checkCombination(rule: string, p: RuleParts): void {
       rule,
       'BYDAY mixes weekdays with and without ordinals (like WE,1TH): give them as two rules',
     )
-  // ical.js refuses this pair ("Malformed values in BYDAY combined with BYMONTHDAY"), so a
-  // feed carrying it would break calendar clients.
-  if (ordinals && p.freq === 'MONTHLY' && p.byMonthDay)
+  // ical.js refuses this pair in MONTHLY rules ("Malformed values in BYDAY combined with
+  // BYMONTHDAY") and misses occurrences of it in YEARLY ones, so a feed carrying it would
+  // break or mislead calendar clients.
+  if (ordinals && p.byMonthDay)
     fail(
       rule,
       'BYDAY ordinals (like 1MO) with BYMONTHDAY are refused: calendar clients reject them',
