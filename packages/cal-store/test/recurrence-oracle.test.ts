@@ -20,6 +20,7 @@ import {
 // instant bound it is. `count`, `nth` and `byKey` must agree with `between`.
 //
 // Left out of the generator, and why:
+// - COUNT beside BYHOUR: ical.js 2.2.1 miscounts (DAILY;BYHOUR=23,0;COUNT=1 gives two).
 // - BYMONTHDAY beyond 28 or negative, and yearly starts on the 29th-31st: ical.js 2.2.1 rolls
 //   Feb 30 over into March 2nd and loses negative month days in several combinations (the
 //   rrule-temporal property below covers them).
@@ -275,7 +276,9 @@ const caseArb = (ical: boolean): fc.Arbitrary<Case> =>
             return {
               freq: r.freq,
               parts,
-              count: r.end && 'count' in r.end ? r.end.count : undefined,
+              // ical.js 2.2.1 miscounts COUNT over BYHOUR times (DAILY;BYHOUR=23,0;COUNT=1 from
+              // 00:00 also gives 23:00): no COUNT beside BYHOUR for it.
+              count: r.end && 'count' in r.end && !(ical && r.byHour) ? r.end.count : undefined,
               until: until && until.wall >= startWall ? until : undefined,
             }
           }),
