@@ -20,6 +20,7 @@ import {
 // instant bound it is. `count`, `nth` and `byKey` must agree with `between`.
 //
 // Left out of the generator, and why:
+// - EXDATE beside BYHOUR: ical.js 2.2.1 ignored one on a BYHOUR occurrence.
 // - COUNT beside BYHOUR: ical.js 2.2.1 miscounts (DAILY;BYHOUR=23,0;COUNT=1 gives two).
 // - BYMONTHDAY beyond 28 or negative, and yearly starts on the 29th-31st: ical.js 2.2.1 rolls
 //   Feb 30 over into March 2nd and loses negative month days in several combinations (the
@@ -284,7 +285,12 @@ const caseArb = (ical: boolean): fc.Arbitrary<Case> =>
           }),
           // Dates at the start's time of day (or other seconds of the day, for rdates).
           rdates: c.rdates.map((d) => startWall + d * 86400 + (allDay || d % 3 ? 0 : 1800)),
-          exdates: c.exdates.map((d) => startWall + d * 86400),
+          // ical.js 2.2.1 ignores an EXDATE on a BYHOUR rule's occurrence (WEEKLY;BYDAY=MO;
+          // BYHOUR=2,0 keeps 2026-11-23 00:00 in Lord Howe): none beside BYHOUR for it.
+          exdates:
+            ical && c.rules.some((r) => r.byHour)
+              ? []
+              : c.exdates.map((d) => startWall + d * 86400),
         }))
     })
 
