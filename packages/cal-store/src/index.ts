@@ -38,6 +38,7 @@ export type {
   EventPatch,
   GeoFilter,
   OrganizerRef,
+  SeriesScope,
   TermRef,
   VenueRef,
 } from './event.js'
@@ -46,6 +47,8 @@ export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
+export type { RecurrenceInput } from './recurrence/index.js'
+export { decodeOccurrenceId, isEventId, KEY_SPACE } from './series-ids.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
   Organizer,

@@ -10,7 +10,8 @@ export const MAX_SERIES_SLOT = 2 ** 20 - 1
  * exdates as JSON text) and a `series_slot` from its own sequence: occurrence ids are
  * `slot · 2^33 + key`, decoded back to (series, key) by the slot's unique index. An edited
  * occurrence (an override) is a `cal_event` row of its own: `post_parent` = the series,
- * `occurrence_key` = the occurrence's key, `occurrence_id` = its public id; every list filter
+ * `occurrence_key` = the occurrence's key, `occurrence_id` = its public id, `occurrence_start` = the occurrence's original start (its
+ * RECURRENCE-ID); every list filter
  * applies to it as to any event. The partial index keeps "which rows are series" one probe.
  */
 export const recurrence: Migration = {
@@ -22,13 +23,15 @@ export const recurrence: Migration = {
       add column recurrence text,
       add column series_slot integer,
       add column occurrence_key bigint,
-      add column occurrence_id bigint`.execute(db)
+      add column occurrence_id bigint,
+      add column occurrence_start timestamptz`.execute(db)
     await sql`alter table cal_event
       add constraint cal_event_series_slot_uq unique (series_slot),
       add constraint cal_event_occurrence_id_uq unique (occurrence_id),
       add constraint cal_event_series_check check ((recurrence is null) = (series_slot is null)),
       add constraint cal_event_override_check check (
         (occurrence_key is null) = (occurrence_id is null)
+        and (occurrence_key is null) = (occurrence_start is null)
         and (occurrence_key is null or (recurrence is null and post_parent is not null)))`.execute(
       db,
     )
@@ -45,6 +48,7 @@ export const recurrence: Migration = {
       drop constraint cal_event_series_check,
       drop constraint cal_event_occurrence_id_uq,
       drop constraint cal_event_series_slot_uq,
+      drop column occurrence_start,
       drop column occurrence_id,
       drop column occurrence_key,
       drop column series_slot,
