@@ -1,0 +1,136 @@
+import { EnumeratedWallSet } from './enumerated-wall-set.js'
+import type { Occurrence, Recurrence, RecurrenceInput, SeriesTiming } from './index.js'
+import { RecurrenceError } from './recurrence-error.js'
+import { type CheckedRecurrence, checkRecurrenceInput } from './recurrence-input.js'
+import {
+  formatIcal,
+  formatWall,
+  INSTANT_MAX_MS,
+  parseWallTime,
+  WALL_MAX,
+  WALL_MIN,
+  wallKey,
+  ZoneClock,
+} from './wall-clock.js'
+import type { WallSet } from './wall-set.js'
+
+const DEFAULT_LIMIT = 10_000
+
+/** Validates (every refusal of the spec) and compiles. Throws RecurrenceError. */
+export function compileRecurrence(input: unknown, timing: SeriesTiming): Recurrence {
+  const { clock, startWall, endWall } = checkTiming(timing)
+  const checked = checkRecurrenceInput(input, startWall, timing.allDay, clock)
+  const set = new EnumeratedWallSet(checked, startWall, endWall, timing.allDay)
+  return new SeriesRecurrence(checked, set, timing, clock, startWall)
+}
+
+function checkTiming(timing: SeriesTiming) {
+  let clock: ZoneClock
+  try {
+    clock = new ZoneClock(timing.zone)
+  } catch {
+    throw new RecurrenceError(`unknown time zone ${timing.zone}`)
+  }
+  const startWall = parseWallTime(timing.start, false)
+  if (startWall === undefined)
+    throw new RecurrenceError(`start ${timing.start} is not YYYY-MM-DD HH:MM:SS in 1000..9999`)
+  if (timing.allDay && startWall % 86400 !== 0)
+    throw new RecurrenceError('an all-day series starts at 00:00:00')
+  if (!Number.isInteger(timing.durationSeconds) || timing.durationSeconds < 0)
+    throw new RecurrenceError('durationSeconds must be a whole number ≥ 0')
+  // Occurrences end at 9999-12-31, on the wall clock and in UTC, like every stored date.
+  const endWall = Math.min(WALL_MAX, clock.lastWallAtOrBefore(INSTANT_MAX_MS))
+  return { clock, startWall, endWall }
+}
+
+class SeriesRecurrence implements Recurrence {
+  readonly input: RecurrenceInput
+  readonly infinite: boolean
+  private readonly startSecond: number
+
+  constructor(
+    private readonly checked: CheckedRecurrence,
+    private readonly set: WallSet,
+    private readonly timing: SeriesTiming,
+    private readonly clock: ZoneClock,
+    startWall: number,
+  ) {
+    this.input = checked.normalised
+    this.infinite = checked.rules.some(
+      (r) => r.parts.count === undefined && r.parts.until === undefined,
+    )
+    this.startSecond = startWall % 60
+  }
+
+  between(fromMs: number, toMs: number, limit = DEFAULT_LIMIT): Occurrence[] {
+    if (!(fromMs <= toMs) || limit < 1) return []
+    const walls = this.set.list(
+      this.clock.firstWallAtOrAfter(fromMs),
+      this.clock.lastWallAtOrBefore(toMs),
+      limit,
+    )
+    return walls.map((w) => this.occurrence(w))
+  }
+
+  count(fromMs: number, toMs: number): number {
+    if (!(fromMs <= toMs)) return 0
+    return this.set.count(
+      this.clock.firstWallAtOrAfter(fromMs),
+      this.clock.lastWallAtOrBefore(toMs),
+    )
+  }
+
+  nth(fromMs: number, n: number): Occurrence | undefined {
+    if (!Number.isInteger(n) || n < 0) return undefined
+    const w = this.set.nth(this.clock.firstWallAtOrAfter(fromMs), n)
+    return w === undefined ? undefined : this.occurrence(w)
+  }
+
+  byKey(key: number): Occurrence | undefined {
+    if (!Number.isInteger(key) || key < 0 || key >= 2 ** 33) return undefined
+    const minute = WALL_MIN + key * 60
+    // The rules give the start's second; an rdate may carry another in its own minute.
+    const candidates = new Set([minute + this.startSecond])
+    for (const r of this.checked.rdates) if (r >= minute && r < minute + 60) candidates.add(r)
+    for (const w of candidates) if (this.set.has(w)) return this.occurrence(w)
+    return undefined
+  }
+
+  icalLines(): string[] {
+    const lines = this.checked.rules.map((r) => `RRULE:${r.text}`)
+    const { allDay, zone } = this.timing
+    const dateLine = (name: string, w: number) =>
+      allDay
+        ? `${name};VALUE=DATE:${formatIcal(w, true)}`
+        : zone === 'UTC'
+          ? `${name}:${formatIcal(w, false)}Z`
+          : `${name};TZID=${zone}:${formatIcal(w, false)}`
+    for (const w of this.checked.rdates) lines.push(dateLine('RDATE', w))
+    for (const w of this.checked.exdates) lines.push(dateLine('EXDATE', w))
+    return lines
+  }
+
+  private occurrence(wall: number): Occurrence {
+    const startMs = this.clock.instantMs(wall)
+    const duration = this.timing.durationSeconds
+    if (this.timing.allDay) {
+      // Dates: the wall clock is the truth; the end date may be clipped at 9999-12-31.
+      const endWall = Math.min(WALL_MAX, wall + duration)
+      return {
+        key: wallKey(wall),
+        start: formatWall(wall),
+        end: formatWall(endWall),
+        startMs,
+        endMs: Math.min(INSTANT_MAX_MS, Math.max(startMs, this.clock.instantMs(endWall))),
+      }
+    }
+    const endMs = Math.min(INSTANT_MAX_MS, startMs + duration * 1000)
+    return {
+      key: wallKey(wall),
+      start: formatWall(this.clock.wallAt(startMs)),
+      end: formatWall(Math.min(WALL_MAX, this.clock.wallAt(endMs))),
+      startMs,
+      endMs,
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest'
+import { compileRecurrence, RecurrenceError, type SeriesTiming } from '../src/recurrence/index.js'
+
+// Named examples of the spec's "Recurring events": wall-clock rules across DST, the RFC 5545
+// gap rule, all-day series, far keys, and every refusal with a message that says why.
+
+const timed = (start: string, zone: string, durationSeconds = 3600): SeriesTiming => ({
+  start,
+  zone,
+  durationSeconds,
+  allDay: false,
+})
+const utc = (iso: string) => Date.parse(`${iso}Z`)
+
+describe('wall-clock recurrence', () => {
+  it('weekly 10:00 Europe/Berlin stays 10:00 across both DST changes; UTC moves', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=WEEKLY'] },
+      timed('2026-03-16 10:00:00', 'Europe/Berlin'),
+    )
+    const all = r.between(utc('2026-03-01T00:00:00'), utc('2026-11-10T00:00:00'))
+    expect(all.every((o) => o.start.endsWith(' 10:00:00') && o.end.endsWith(' 11:00:00'))).toBe(
+      true,
+    )
+    const byStart = new Map(
+      all.map((o) => [o.start.slice(0, 10), new Date(o.startMs).toISOString()]),
+    )
+    expect(byStart.get('2026-03-23')).toBe('2026-03-23T09:00:00.000Z') // CET
+    expect(byStart.get('2026-03-30')).toBe('2026-03-30T08:00:00.000Z') // CEST from 03-29
+    expect(byStart.get('2026-10-19')).toBe('2026-10-19T08:00:00.000Z')
+    expect(byStart.get('2026-10-26')).toBe('2026-10-26T09:00:00.000Z') // CET from 10-25
+    expect(all).toHaveLength(35)
+  })
+
+  it('02:30 America/New_York on the spring-forward day moves forward by the gap', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=DAILY;COUNT=3'] },
+      timed('2026-03-07 02:30:00', 'America/New_York'),
+    )
+    const [before, gap, after] = r.between(0, utc('2027-01-01T00:00:00'))
+    expect(before?.start).toBe('2026-03-07 02:30:00')
+    expect(gap?.start).toBe('2026-03-08 03:30:00')
+    expect(new Date(gap?.startMs ?? 0).toISOString()).toBe('2026-03-08T07:30:00.000Z')
+    expect(after?.start).toBe('2026-03-09 02:30:00')
+    // The key is the rule's own wall minute, 02:30, so it never meets a real 03:30 occurrence.
+    expect(r.byKey(gap?.key ?? -1)).toEqual(gap)
+    expect((gap?.key ?? 0) % 1440).toBe(150)
+  })
+
+  it('an overlap time is its first instant', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=DAILY;COUNT=2'] },
+      timed('2026-10-31 01:30:00', 'America/New_York'),
+    )
+    const [, overlap] = r.between(0, utc('2027-01-01T00:00:00'))
+    expect(new Date(overlap?.startMs ?? 0).toISOString()).toBe('2026-11-01T05:30:00.000Z') // EDT
+  })
+
+  it('all-day series produce dates, 00:00:00 to 23:59:59', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=MONTHLY;BYMONTHDAY=-1;UNTIL=20260630'], exdates: ['2026-03-31'] },
+      {
+        start: '2026-01-31 00:00:00',
+        zone: 'Pacific/Auckland',
+        durationSeconds: 86399,
+        allDay: true,
+      },
+    )
+    const all = r.between(utc('2025-01-01T00:00:00'), utc('2027-01-01T00:00:00'))
+    expect(all.map((o) => [o.start, o.end])).toEqual([
+      ['2026-01-31 00:00:00', '2026-01-31 23:59:59'],
+      ['2026-02-28 00:00:00', '2026-02-28 23:59:59'],
+      ['2026-04-30 00:00:00', '2026-04-30 23:59:59'],
+      ['2026-05-31 00:00:00', '2026-05-31 23:59:59'],
+      ['2026-06-30 00:00:00', '2026-06-30 23:59:59'],
+    ])
+    expect(r.input).toEqual({
+      rules: ['FREQ=MONTHLY;UNTIL=20260630;BYMONTHDAY=-1'],
+      exdates: ['2026-03-31 00:00:00'],
+    })
+    expect(r.infinite).toBe(false)
+  })
+
+  it('finds the year-9000 occurrence of an infinite daily series by its key', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=DAILY'] },
+      timed('2026-01-01 09:15:00', 'Europe/Paris'),
+    )
+    expect(r.infinite).toBe(true)
+    const key = (Date.UTC(9000, 6, 14, 9, 15) / 1000 - Date.UTC(1000, 0, 1) / 1000) / 60
+    const o = r.byKey(key)
+    expect(o?.start).toBe('9000-07-14 09:15:00')
+    expect(r.byKey(key + 1)).toBeUndefined()
+    const last = r.between(utc('9999-12-31T00:00:00'), utc('9999-12-31T23:59:59'))
+    expect(last.map((x) => x.start)).toEqual(['9999-12-31 09:15:00'])
+  })
+
+  it('writes RRULE, RDATE and EXDATE lines with UNTIL in UTC', () => {
+    const r = compileRecurrence(
+      {
+        rules: ['freq=weekly;byday=mo,we;until=20261231T235959'],
+        rdates: ['2026-02-03 10:00:00'],
+        exdates: ['2026-02-04 10:00:00'],
+      },
+      timed('2026-01-05 10:00:00', 'Europe/Berlin'),
+    )
+    expect(r.icalLines()).toEqual([
+      'RRULE:FREQ=WEEKLY;UNTIL=20261231T225959Z;BYDAY=MO,WE',
+      'RDATE;TZID=Europe/Berlin:20260203T100000',
+      'EXDATE;TZID=Europe/Berlin:20260204T100000',
+    ])
+  })
+})
+
+describe('refusals', () => {
+  const start = timed('2026-01-05 10:00:00', 'Europe/Berlin')
+  const refused: [string, unknown, RegExp][] = [
+    ['not an object', 'FREQ=DAILY', /object/],
+    ['rules not an array', { rules: 'FREQ=DAILY' }, /array of strings/],
+    ['a rule not a string', { rules: [1] }, /array of strings/],
+    ['no rules', { rules: [] }, /1 to 10/],
+    ['11 rules', { rules: Array(11).fill('FREQ=DAILY') }, /1 to 10/],
+    ['unknown field', { rules: ['FREQ=DAILY'], extra: 1 }, /unknown recurrence field extra/],
+    ['unparsable', { rules: ['FREQ=DAILY;;'] }, /NAME=VALUE/],
+    ['prefix', { rules: ['RRULE:FREQ=DAILY'] }, /prefix/],
+    ['no FREQ', { rules: ['COUNT=2'] }, /FREQ is required/],
+    ['SECONDLY', { rules: ['FREQ=SECONDLY'] }, /SECONDLY is not accepted/],
+    ['MINUTELY', { rules: ['FREQ=MINUTELY'] }, /MINUTELY is not accepted/],
+    ['COUNT=0', { rules: ['FREQ=DAILY;COUNT=0'] }, /COUNT must be an integer from 1/],
+    ['COUNT=-1', { rules: ['FREQ=DAILY;COUNT=-1'] }, /COUNT must be an integer from 1/],
+    [
+      'UNTIL before start',
+      { rules: ['FREQ=DAILY;UNTIL=20260101T000000Z'] },
+      /before the series' start/,
+    ],
+    ['UNTIL unreal', { rules: ['FREQ=DAILY;UNTIL=20260230'] }, /UNTIL/],
+    ['COUNT and UNTIL', { rules: ['FREQ=DAILY;COUNT=2;UNTIL=20270101'] }, /exclude each other/],
+    ['unknown part', { rules: ['FREQ=DAILY;FOO=1'] }, /unknown part FOO/],
+    ['repeated part', { rules: ['FREQ=DAILY;FREQ=WEEKLY'] }, /twice/],
+    ['BYSECOND several', { rules: ['FREQ=DAILY;BYSECOND=0,30'] }, /wall-clock minute/],
+    ['BYSECOND other', { rules: ['FREQ=DAILY;BYSECOND=30'] }, /wall-clock minute/],
+    ['BYMONTHDAY=0', { rules: ['FREQ=MONTHLY;BYMONTHDAY=0'] }, /BYMONTHDAY/],
+    ['BYMONTH=13', { rules: ['FREQ=YEARLY;BYMONTH=13'] }, /BYMONTH/],
+    ['BYDAY=0MO', { rules: ['FREQ=MONTHLY;BYDAY=0MO'] }, /ordinal/],
+    ['BYDAY ordinal weekly', { rules: ['FREQ=WEEKLY;BYDAY=1MO'] }, /ordinals/],
+    ['BYWEEKNO monthly', { rules: ['FREQ=MONTHLY;BYWEEKNO=1'] }, /BYWEEKNO/],
+    ['BYSETPOS alone', { rules: ['FREQ=MONTHLY;BYSETPOS=1'] }, /BYSETPOS needs/],
+    ['INTERVAL=0', { rules: ['FREQ=DAILY;INTERVAL=0'] }, /INTERVAL/],
+    ['rdate unreal', { rules: ['FREQ=DAILY'], rdates: ['2026-02-30 10:00:00'] }, /rdates entry/],
+    [
+      'rdate year 10000',
+      { rules: ['FREQ=DAILY'], rdates: ['10000-01-01 00:00:00'] },
+      /rdates entry/,
+    ],
+    ['rdate date only', { rules: ['FREQ=DAILY'], rdates: ['2026-02-03'] }, /rdates entry/],
+    ['exdate not string', { rules: ['FREQ=DAILY'], exdates: [20260101] }, /array of strings/],
+    [
+      '1001 dates',
+      {
+        rules: ['FREQ=DAILY'],
+        rdates: Array(600).fill('2026-02-03 10:00:00'),
+        exdates: Array(401).fill('2026-02-04 10:00:00'),
+      },
+      /at most 1000/,
+    ],
+  ]
+  for (const [name, input, message] of refused)
+    it(`refuses ${name}`, () => {
+      expect(() => compileRecurrence(input, start)).toThrow(RecurrenceError)
+      expect(() => compileRecurrence(input, start)).toThrow(message)
+    })
+
+  it('refuses times in an all-day series', () => {
+    const allDay = {
+      start: '2026-01-05 00:00:00',
+      zone: 'UTC',
+      durationSeconds: 86399,
+      allDay: true,
+    }
+    expect(() => compileRecurrence({ rules: ['FREQ=HOURLY'] }, allDay)).toThrow(/all-day/)
+    expect(() => compileRecurrence({ rules: ['FREQ=DAILY;BYHOUR=3'] }, allDay)).toThrow(/all-day/)
+    expect(() =>
+      compileRecurrence({ rules: ['FREQ=DAILY'], rdates: ['2026-02-01 10:00:00'] }, allDay),
+    ).toThrow(/dates/)
+  })
+})
