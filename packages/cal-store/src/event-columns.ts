@@ -17,8 +17,11 @@ const [END_MS, END_US] = instant('end_utc')
 
 /** Boolean columns of `cal_event` the model keeps (a filter on a new one: add it here). */
 const STORED_FLAGS = ['hide_from_listings', 'featured', 'ticketed', 'sticky'] as const
-/** Bits of {@link EventColumns.flags}: entry i is bit i (`protected`: has a password). */
-const FLAG_COLUMNS = [...STORED_FLAGS, 'protected'] as const
+/**
+ * Bits of {@link EventColumns.flags}: entry i is bit i (`protected`: has a password; `series`:
+ * a series row, whose occurrences `series-list.ts` places, never the row itself).
+ */
+const FLAG_COLUMNS = [...STORED_FLAGS, 'protected', 'series'] as const
 // One byte per event holds the flags; a ninth would need a wider column.
 if (FLAG_COLUMNS.length > 8) throw new Error('EventColumns.flags holds 8 flags')
 
@@ -53,6 +56,7 @@ export function selectRows(db: CalDb, ids?: number[]) {
       END_MS.as('end_ms'),
       END_US.as('end_us'),
       sql<boolean>`password_hash is not null`.as('protected'),
+      sql<boolean>`recurrence is not null`.as('series'),
     ])
   if (ids) q = q.where('id', 'in', ids)
   return q.execute()

@@ -10,6 +10,7 @@ export type SlotTest = (slot: number) => boolean
 export type BoundOp = '<' | '<=' | '>' | '>='
 
 const STICKY = flagBit('sticky')
+const SERIES = flagBit('series')
 
 /**
  * What one scan tests, filled once per list by the filters' memory forms (`event-filters/`).
@@ -141,7 +142,9 @@ export function scanEvents(
   const c = columns
   const q = new ScanQuery(c)
   for (const step of steps) step(q)
-  const { lo, hi, endMin, endMinOpen, endMax, endMaxOpen, must, mustNot, statusMask } = q
+  const { lo, hi, endMin, endMinOpen, endMax, endMaxOpen, must, statusMask } = q
+  // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
+  const mustNot = q.mustNot | SERIES
   const { slots: mask, ids, venues, postParent, tests } = q
   const order = c.order
   const flagsOf = c.flags.data
@@ -172,8 +175,11 @@ export function scanEvents(
         ...matched.filter((s) => !((flagsOf[s] as number) & STICKY)),
       ]
     : matched
+  const page = listed.slice(plan.offset, plan.offset + plan.limit)
+  const startOf = c.startMs.data
   return {
-    ids: listed.slice(plan.offset, plan.offset + plan.limit).map((s) => idOf[s] as number),
+    ids: page.map((s) => idOf[s] as number),
+    starts: page.map((s) => startOf[s] as number),
     total: matched.length,
   }
 }

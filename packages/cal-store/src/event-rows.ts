@@ -1,8 +1,8 @@
 import { type Selectable, sql } from 'kysely'
 import { type CalEvent, type Cost, EVENT_FLAGS } from './event.js'
 import { idIn, validIds } from './id-list.js'
-import { parseRecurrence, type RecurrenceInput } from './series-recurrence.js'
 import type { EventTable } from './schema.js'
+import { parseRecurrence, type RecurrenceInput } from './series-recurrence.js'
 import type { CalDb } from './store-context.js'
 
 /** An event row as read (every column but the derived `search_text` and `term_ids`). */
@@ -99,11 +99,19 @@ export function selectEvents(db: CalDb) {
  * occurrence's id (`toEvent`).
  */
 export async function readEvents(db: CalDb, rowIds: readonly number[]): Promise<CalEvent[]> {
-  const wanted = validIds(rowIds)
-  if (wanted.length === 0) return []
-  const rows = await selectEvents(db).where(idIn('id', wanted)).execute()
-  const byRow = new Map(rows.map((row) => [row.id, toEvent(row)]))
+  const byRow = await readEventsByRow(db, rowIds)
   return rowIds.flatMap((id) => byRow.get(id) ?? [])
+}
+
+/** The events stored in the rows `rowIds` that exist, by row id. */
+export async function readEventsByRow(
+  db: CalDb,
+  rowIds: readonly number[],
+): Promise<Map<number, CalEvent>> {
+  const wanted = validIds(rowIds)
+  if (wanted.length === 0) return new Map()
+  const rows = await selectEvents(db).where(idIn('id', wanted)).execute()
+  return new Map(rows.map((row) => [row.id, toEvent(row)]))
 }
 
 /** An event record from its row. */

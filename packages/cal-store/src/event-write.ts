@@ -22,6 +22,18 @@ import { checkAuthor, rejectNul } from './input-guard.js'
 import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
+import {
+  carryToOverrides,
+  dropLostOverrides,
+  dropOverrides,
+  nextSeriesSlot,
+} from './series-overrides.js'
+import {
+  compileGiven,
+  compileStored,
+  type Recurrence,
+  recurrenceText,
+} from './series-recurrence.js'
 import { slugify } from './slug.js'
 import { allocateSlug } from './slug-allocation.js'
 import type { CalDb } from './store-context.js'
@@ -30,13 +42,6 @@ import { textOrNull } from './text-or-null.js'
 import { assertTimeZone } from './time-zone.js'
 import { timestampParam } from './timestamp-param.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
-import { compileGiven, compileStored, type Recurrence, recurrenceText } from './series-recurrence.js'
-import {
-  carryToOverrides,
-  dropLostOverrides,
-  dropOverrides,
-  nextSeriesSlot,
-} from './series-overrides.js'
 import { findOrInsertVenue } from './venue-repository.js'
 
 const TEXT_FIELDS = ['image', 'website'] as const

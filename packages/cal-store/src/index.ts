@@ -47,8 +47,6 @@ export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links
 export type { ListModelOptions } from './event-list-model.js'
 export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
-export type { RecurrenceInput } from './recurrence/index.js'
-export { decodeOccurrenceId, isEventId, KEY_SPACE } from './series-ids.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
   Organizer,
@@ -64,6 +62,7 @@ export {
   type CalChangeHook,
   type CalChangeRecords,
 } from './record-change.js'
+export type { RecurrenceInput } from './recurrence/index.js'
 export type {
   EventRepository,
   OrganizerRepository,
@@ -71,6 +70,7 @@ export type {
   VenueRepository,
 } from './repositories.js'
 export { type SeedDemoOptions, seedDemoCalendar } from './seed-demo-calendar.js'
+export { decodeOccurrenceId, isEventId, KEY_SPACE } from './series-ids.js'
 export { POST_STATUSES, type PostStatus, type RecordKind } from './status.js'
 export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch } from './term.js'
 export {

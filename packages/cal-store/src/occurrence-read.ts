@@ -3,7 +3,12 @@ import type { CalEvent } from './event.js'
 import { type EventRowWithRelations, selectEvents, toEvent } from './event-rows.js'
 import { validIds } from './id-list.js'
 import { decodeOccurrenceId, wallKey } from './series-ids.js'
-import { compileStored, type Occurrence, type Recurrence, seriesTiming } from './series-recurrence.js'
+import {
+  compileStored,
+  type Occurrence,
+  type Recurrence,
+  seriesTiming,
+} from './series-recurrence.js'
 import type { CalDb } from './store-context.js'
 
 /** A series row's recurrence, compiled (kept by `compileStored`). */

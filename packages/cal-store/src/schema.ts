@@ -73,7 +73,11 @@ export interface EventTable {
   /** An override: the occurrence's public id. */
   occurrence_id: Generated<number | null>
   /** An override: the original start of the occurrence it replaces (RECURRENCE-ID). */
-  occurrence_start: ColumnType<Date | null, RawBuilder<Date> | null | undefined, RawBuilder<Date> | null>
+  occurrence_start: ColumnType<
+    Date | null,
+    RawBuilder<Date> | null | undefined,
+    RawBuilder<Date> | null
+  >
 }
 
 /** `cal_event_organizer`: event ↔ organizer, ordered by `position`. */

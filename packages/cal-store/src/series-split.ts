@@ -6,7 +6,10 @@ const FIRST_ONLY = 'FREQ=DAILY;COUNT=1'
 
 /** `YYYYMMDDTHHMMSSZ` of an instant (RRULE UNTIL in UTC). */
 function untilUtc(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
 }
 
 /** The rule `rule` with its COUNT/UNTIL replaced by `end` (`COUNT=n` or `UNTIL=…`). */

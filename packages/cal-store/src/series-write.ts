@@ -1,6 +1,11 @@
 import { sql } from 'kysely'
 import { noteChanges } from './change-notes.js'
-import { CalInTrashError, CalNotFoundError, CalStaleReadError, CalValidationError } from './errors.js'
+import {
+  CalInTrashError,
+  CalNotFoundError,
+  CalStaleReadError,
+  CalValidationError,
+} from './errors.js'
 import type { CalEvent, EventPatch, SeriesScope } from './event.js'
 import { EVENT_COLUMNS, type EventRow, readEvents } from './event-rows.js'
 import { patchEvent } from './event-write.js'
@@ -36,13 +41,29 @@ async function targetOf(trx: CalDb, id: number): Promise<Target> {
   const row = decoded
     ? await trx
         .selectFrom('cal_event')
-        .select(['id', 'recurrence', 'occurrence_key', 'start_utc', 'end_utc', 'timezone', 'all_day'])
+        .select([
+          'id',
+          'recurrence',
+          'occurrence_key',
+          'start_utc',
+          'end_utc',
+          'timezone',
+          'all_day',
+        ])
         .where('series_slot', '=', decoded.slot)
         .executeTakeFirst()
     : validIds([id]).length
       ? await trx
           .selectFrom('cal_event')
-          .select(['id', 'recurrence', 'occurrence_key', 'start_utc', 'end_utc', 'timezone', 'all_day'])
+          .select([
+            'id',
+            'recurrence',
+            'occurrence_key',
+            'start_utc',
+            'end_utc',
+            'timezone',
+            'all_day',
+          ])
           .where('id', '=', id)
           .executeTakeFirst()
       : undefined
@@ -211,7 +232,13 @@ export async function updateEvent(
     // Times given for this occurrence move every one by as much (wall clock).
     if (patch.start) {
       const from = new Date(occurrence.startMs)
-      seriesPatch.start = shiftWall(series.start_utc, series.timezone, from, patch.start, 'start_date')
+      seriesPatch.start = shiftWall(
+        series.start_utc,
+        series.timezone,
+        from,
+        patch.start,
+        'start_date',
+      )
     }
     if (patch.end) {
       const from = new Date(occurrence.endMs)
@@ -289,7 +316,9 @@ async function splitSeries(
       }
     }
   }
-  dropped.push(...(await patchEvent(trx, now, id, { ...patch, recurrence: undefined }, passwordHash)))
+  dropped.push(
+    ...(await patchEvent(trx, now, id, { ...patch, recurrence: undefined }, passwordHash)),
+  )
   if (patch.recurrence !== undefined) {
     dropped.push(...(await patchEvent(trx, now, id, { recurrence: patch.recurrence }, undefined)))
   }
