@@ -50,6 +50,7 @@ export function selectRows(db: CalDb, ids?: number[]) {
       'post_parent',
       'venue_id',
       'term_ids',
+      'occurrence_id',
       'search_text',
       START_MS.as('start_ms'),
       START_US.as('start_us'),
@@ -108,6 +109,8 @@ export const hasBit = (bits: Uint32Array, i: number) =>
  */
 export class EventColumns {
   readonly id = growable((n) => new Int32Array(n))
+  /** The public id: the row id, or an override's occurrence id (`series-ids.ts`). */
+  readonly publicId = growable((n) => new Float64Array(n))
   readonly startMs = growable((n) => new Float64Array(n))
   readonly startUs = growable((n) => new Int32Array(n))
   readonly end = growable((n) => new Float64Array(n))
@@ -201,6 +204,7 @@ export class EventColumns {
     const startMs = Number(row.start_ms)
     const endMs = Number(row.end_ms)
     this.id.set(slot, row.id)
+    this.publicId.set(slot, row.occurrence_id === null ? row.id : Number(row.occurrence_id))
     this.startMs.set(slot, startMs)
     this.startUs.set(slot, Number(row.start_us))
     this.end.set(slot, endKey(endMs, Number(row.end_us)))

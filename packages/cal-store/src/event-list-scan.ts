@@ -86,7 +86,7 @@ export class ScanQuery {
     for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) & (bits[w] as number)
   }
 
-  /** Only events with one of these ids. */
+  /** Only events with one of these (public) ids. */
   idIn(ids: readonly number[]): void {
     this.ids = within(this.ids, ids)
   }
@@ -151,6 +151,7 @@ export function scanEvents(
   const statusOf = c.status.data
   const endOf = c.end.data
   const idOf = c.id.data
+  const publicIdOf = c.publicId.data
   const venueOf = c.venue.data
   const parentOf = c.postParent.data
   const matched: number[] = []
@@ -163,7 +164,7 @@ export function scanEvents(
     const end = endOf[slot] as number
     if (end < endMin || (endMinOpen && end === endMin)) continue
     if (end > endMax || (endMaxOpen && end === endMax)) continue
-    if (ids && !ids.has(idOf[slot] as number)) continue
+    if (ids && !ids.has(publicIdOf[slot] as number)) continue
     if (venues && !venues.has(venueOf[slot] as number)) continue
     if (postParent !== undefined && parentOf[slot] !== postParent) continue
     for (let t = 0; t < tests.length; t++) if (!(tests[t] as SlotTest)(slot)) continue next

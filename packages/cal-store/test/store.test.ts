@@ -618,6 +618,7 @@ describe.each(testDatabases())('cal store migrations on $name', ({ open }) => {
         '0010_list_sync',
         '0011_event_change_log',
         '0012_revision_notify',
+        '0014_recurrence',
       ])
       // pg_trgm is there on both engines (PGlite bundles it), so search has its index.
       const { rows: indexes } = await sql<{ indexname: string }>`
