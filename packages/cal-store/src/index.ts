@@ -71,6 +71,7 @@ export type {
 } from './repositories.js'
 export { type SeedDemoOptions, seedDemoCalendar } from './seed-demo-calendar.js'
 export { decodeOccurrenceId, isEventId, KEY_SPACE } from './series-ids.js'
+export { compileGiven as checkRecurrence } from './series-recurrence.js'
 export { POST_STATUSES, type PostStatus, type RecordKind } from './status.js'
 export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch } from './term.js'
 export {
