@@ -8,7 +8,7 @@ import { readEvents } from './event-rows.js'
 import { validIds } from './id-list.js'
 import type { ListResult } from './page.js'
 import { emptyList } from './paging.js'
-import { listWithSeries, matchingSeries } from './series-list.js'
+import { listSeriesRows, listWithSeries, matchingSeries } from './series-list.js'
 import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
 
@@ -134,6 +134,7 @@ export async function listEvents(
   const singles = async (p: EventListPlan) =>
     (await snapshot?.list(p)) ?? (await listEventIds(db, p))
   const series = await matchingSeries(db, plan, filter)
+  if (filter.series_rows) return listSeriesRows(db, filter, series, await singles(plan))
   if (series.length === 0) {
     const found = await singles(plan)
     return { items: await readEvents(db, found.ids), total: found.total }

@@ -152,5 +152,6 @@ export function toEvent(row: EventRowWithRelations): CalEvent {
     recurrence: recurrence === null ? null : (parseRecurrence(recurrence) as RecurrenceInput),
     occurrence_start:
       row.recurrence !== null ? row.start_utc : override ? row.occurrence_start : null,
+    ...(override && { edited: true }),
   }
 }

@@ -76,6 +76,13 @@ export interface CalEvent {
   recurrence?: RecurrenceInput | null
   /** An occurrence's original start (RFC 5545 RECURRENCE-ID), or `null` for a single event. */
   occurrence_start?: Date | null
+  /** True for an edited occurrence (an override: a record of its own, `scope=this`). */
+  edited?: boolean
+  /**
+   * A series' own record in a list with `series_rows`: the original starts of its edited
+   * occurrences (each an `edited` record of its own).
+   */
+  edited_starts?: Date[]
 }
 
 /** A venue reference on an event write: an id, or fields of a venue (reused by name, else created). */
@@ -209,4 +216,11 @@ export interface EventListFilter extends Page, ModifiedFilter {
   status?: PostStatus[]
   /** Sticky events first, then start, then id. */
   sticky_first?: boolean
+  /**
+   * Feeds (iCalendar): list each matching series once, as its own record (its first start,
+   * its rules, `edited_starts`) when it has an occurrence within the date bounds, instead of
+   * its occurrences; edited occurrences are listed as events. The page applies to the single
+   * events; the series come on top of it.
+   */
+  series_rows?: boolean
 }

@@ -195,6 +195,39 @@ function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[])
   }
 }
 
+/**
+ * The single events of a page (`singles`, by row) and, on top, each series in `series` with an
+ * occurrence within the date bounds as its own record, carrying the original starts of its
+ * edited occurrences (`EventListFilter.series_rows`, for feeds).
+ */
+export async function listSeriesRows(
+  db: CalDb,
+  filter: EventListFilter,
+  series: readonly SeriesRow[],
+  singles: IdPage,
+): Promise<{ items: CalEvent[]; total: number }> {
+  const bounds = dateBoundsOf(filter)?.bounds ?? []
+  const included = filter.include?.filter(isEventId)
+  const shown = series.filter((row) => {
+    const rec = seriesRecurrence(row)
+    const stream = included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
+    return stream.count(MIN_MS, MAX_MS) > 0
+  })
+  const rows = await readEventsByRow(db, [...singles.ids, ...shown.map((r) => r.id)])
+  const items = singles.ids.flatMap((id) => rows.get(id) ?? [])
+  for (const row of shown) {
+    const event = rows.get(row.id)
+    if (!event) continue
+    const rec = seriesRecurrence(row)
+    const edited = row.override_keys.flatMap((k) => {
+      const o = rec.byKey(Number(k))
+      return o ? [new Date(o.startMs)] : []
+    })
+    items.push({ ...event, edited_starts: edited })
+  }
+  return { items, total: singles.total + shown.length }
+}
+
 /** The public id of occurrence `o` of `row`: the series' id for its first. */
 const idOf = (row: SeriesRow, o: Occurrence) =>
   o.key === firstKey(row) ? row.id : occurrenceId(row.series_slot as number, o.key)

@@ -57,7 +57,13 @@ async function eventFeed(
   filter: EventListFilter,
   url: URL,
 ): Promise<Response> {
-  const result = await reader.events.list({ ...filter, limit: ICAL_MAX_EVENTS, offset: 0 })
+  // Each series once, with its rules; its edited occurrences as events of their own.
+  const result = await reader.events.list({
+    ...filter,
+    limit: ICAL_MAX_EVENTS,
+    offset: 0,
+    series_rows: true,
+  })
   const relations = await loadRelations(ctx.store, result.items)
   const render = renderFor(ctx, url, filter.privileged === true)
   const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
