@@ -1,4 +1,4 @@
-import { EnumeratedWallSet } from './enumerated-wall-set.js'
+import { FastWallSet } from './fast-wall-set.js'
 import type { Occurrence, Recurrence, RecurrenceInput, SeriesTiming } from './index.js'
 import { RecurrenceError } from './recurrence-error.js'
 import { type CheckedRecurrence, checkRecurrenceInput } from './recurrence-input.js'
@@ -20,8 +20,41 @@ const DEFAULT_LIMIT = 10_000
 export function compileRecurrence(input: unknown, timing: SeriesTiming): Recurrence {
   const { clock, startWall, endWall } = checkTiming(timing)
   const checked = checkRecurrenceInput(input, startWall, timing.allDay, clock)
-  const set = new EnumeratedWallSet(checked, startWall, endWall, timing.allDay)
+  for (const r of checked.rules)
+    if (r.parts.freq === 'HOURLY' && 24 % r.parts.interval !== 0)
+      throw new RecurrenceError(
+        `rule "${r.text}": FREQ=HOURLY takes an INTERVAL that divides 24 (for other patterns use FREQ=DAILY with BYHOUR)`,
+      )
+  const set = new FastWallSet(checked, startWall, endWall, timing.allDay)
+  checkAgainstRules(checked, set, startWall)
   return new SeriesRecurrence(checked, set, timing, clock, startWall)
+}
+
+/**
+ * RFC 5545 leaves a series whose DTSTART is not an occurrence of its rule undefined (ical.js
+ * counts such a start into COUNT for some rules and drops it for others), so the start must be
+ * one of every rule; and no rdate may share a wall-clock minute with another occurrence.
+ */
+function checkAgainstRules(checked: CheckedRecurrence, set: FastWallSet, startWall: number) {
+  set.rules.forEach((r, i) => {
+    if (!r.units.has(startWall))
+      throw new RecurrenceError(
+        `rule "${checked.rules[i]?.text}": the start ${formatWall(startWall)} is not one of its occurrences (start the series on its first occurrence)`,
+      )
+  })
+  const second = startWall % 60
+  let previous = Number.NaN
+  for (const w of checked.rdates) {
+    const ruleWall = w - (w % 60) + second
+    if (
+      Math.floor(w / 60) === Math.floor(previous / 60) ||
+      (ruleWall !== w && set.rulesHave(ruleWall))
+    )
+      throw new RecurrenceError(
+        `rdates entry ${formatWall(w)} shares its wall-clock minute with another occurrence (an occurrence is keyed by its minute)`,
+      )
+    previous = w
+  }
 }
 
 function checkTiming(timing: SeriesTiming) {
