@@ -84,7 +84,9 @@ function recurrenceData(
     if (event.all_day) {
       // A date, as the series' DTSTART (the library writes RECURRENCE-ID as a date-time only;
       // its x-properties given as pairs are written as they are).
-      const day = allDayDates({ ...event, start: at, end: at }).start.toString().replace(/-/g, '')
+      const day = allDayDates({ ...event, start: at, end: at })
+        .start.toString()
+        .replace(/-/g, '')
       return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
     }
     if (vtimezone(event.timezone) === null) return { recurrenceId: at }
