@@ -22,6 +22,12 @@ const MAX_MS = Date.UTC(10000, 1, 1)
  */
 const ALL_DAY_SLACK_MS = 48 * 3600_000
 
+/**
+ * Below `enumerateHead` (head of the list × series), a page is made from each series' first
+ * occurrences instead of the search by time. Tests lower it to run the search on small lists.
+ */
+export const seriesListTuning = { enumerateHead: 2000 }
+
 /** Filters placing occurrences by their own start, end and id, not by the series row. */
 const OCCURRENCE_FILTERS = new Set(['dates', 'include', 'post_parent'])
 
@@ -85,6 +91,8 @@ interface Stream {
   count(a: number, b: number): number
   /** Those with their start in [a, b], by start then key. */
   list(a: number, b: number): Occurrence[]
+  /** The first `m` of them (all bounds met), by start then key. */
+  first(m: number): Occurrence[]
 }
 
 const byStart = (x: Occurrence, y: Occurrence) => x.startMs - y.startMs || x.key - y.key
@@ -170,6 +178,13 @@ function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBou
       const near = edges.filter((o) => o.startMs >= a && o.startMs <= b)
       return [...certain, ...near].sort(byStart)
     },
+    first(m) {
+      const certain =
+        cLo <= cHi
+          ? rec.between(cLo, cHi, m + overridden.size).filter((o) => !overridden.has(o.key))
+          : []
+      return [...certain, ...edges].sort(byStart).slice(0, m)
+    },
   }
 }
 
@@ -192,6 +207,7 @@ function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[])
     row,
     count: (a, b) => countIn(starts, a, b),
     list: (a, b) => listed.filter((o) => o.startMs >= a && o.startMs <= b),
+    first: (m) => listed.slice(0, m),
   }
 }
 
@@ -259,6 +275,19 @@ export async function listWithSeries(
   for (const s of streams) total += s.count(MIN_MS, MAX_MS)
   if (offset >= total) return { items: [], total }
   const complete = prefix.ids.length === prefix.total
+  // Near the top of the list, each series' first occurrences are fewer core calls than the
+  // search below (a count per series and probe): the page is among the first offset + limit.
+  const head = offset + limit
+  if (head * streams.length <= seriesListTuning.enumerateHead) {
+    const occurrences: Item[] = []
+    for (const s of streams) {
+      for (const o of s.first(head)) {
+        occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
+      }
+    }
+    const items = prefix.ids.map((row, i) => ({ start: prefix.starts[i] as number, row }))
+    return readPage(db, mergeItems(items, occurrences).slice(offset, head), total)
+  }
   /** How many listed items start before `t` (Infinity: more than the prefix reaches). */
   const before = (t: number) => {
     const i = lowerBound(prefix.starts, t)
@@ -269,7 +298,9 @@ export async function listWithSeries(
   }
   /** The latest t with at most `n` items before it: the start of item `n`. */
   const startOfItem = (n: number) => {
-    let [lo, hi] = [MIN_MS, MAX_MS + 1]
+    // Past the (n+1)-th single at the latest: n + 1 items start before it.
+    const single = prefix.starts[n]
+    let [lo, hi] = [MIN_MS, single === undefined ? MAX_MS + 1 : Math.min(MAX_MS, single) + 1]
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2)
       if (before(mid) <= n) lo = mid
@@ -280,7 +311,6 @@ export async function listWithSeries(
   const from = startOfItem(offset)
   const to = offset + limit <= total ? startOfItem(offset + limit - 1) : MAX_MS
   const skip = offset - before(from)
-  type Item = { start: number; row?: number; occurrence?: [Stream, Occurrence, number] }
   const items: Item[] = []
   for (let i = lowerBound(prefix.starts, from); i < prefix.ids.length; i++) {
     const start = prefix.starts[i] as number
@@ -294,23 +324,41 @@ export async function listWithSeries(
       occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
     }
   }
-  occurrences.sort(
-    (x, y) =>
-      x.start - y.start ||
-      (x.occurrence as [Stream, Occurrence, number])[2] -
-        (y.occurrence as [Stream, Occurrence, number])[2],
-  )
-  // Merge: singles keep their order; at equal starts they come first.
+  return readPage(db, mergeItems(items, occurrences).slice(skip, skip + limit), total)
+}
+
+/** A listed item: a stored row (single or edited event) or an occurrence of a series. */
+interface Item {
+  start: number
+  row?: number
+  occurrence?: [Stream, Occurrence, number]
+}
+
+/**
+ * Merges rows (in their list order) with occurrences (sorted here by start, then id) into list
+ * order: at equal starts the rows come first.
+ */
+function mergeItems(rows: readonly Item[], occurrences: Item[]): Item[] {
+  const idOfItem = (x: Item) => (x.occurrence as [Stream, Occurrence, number])[2]
+  occurrences.sort((x, y) => x.start - y.start || idOfItem(x) - idOfItem(y))
   const merged: Item[] = []
   let j = 0
-  for (const item of items) {
+  for (const item of rows) {
     while (j < occurrences.length && (occurrences[j] as Item).start < item.start) {
       merged.push(occurrences[j++] as Item)
     }
     merged.push(item)
   }
   merged.push(...occurrences.slice(j))
-  const page = merged.slice(skip, skip + limit)
+  return merged
+}
+
+/** The records of a page of items: rows read in one statement with the series they need. */
+async function readPage(
+  db: CalDb,
+  page: readonly Item[],
+  total: number,
+): Promise<{ items: CalEvent[]; total: number }> {
   const rows = await readEventsByRow(db, [
     ...page.flatMap((p) => p.row ?? []),
     ...new Set(page.flatMap((p) => p.occurrence?.[0].row.id ?? [])),
