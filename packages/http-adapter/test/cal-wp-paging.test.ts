@@ -112,7 +112,7 @@ describe.each(testDatabases())(
         expect(r.headers.has('Link'), list).toBe(false)
       }
     })
-  
+
     // Last: it adds a series to the calendar the tests above count.
     it('pages the occurrences of a series like events, each once (a v1 client)', async () => {
       const series = await t.store.events.create({

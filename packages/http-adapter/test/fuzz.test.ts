@@ -265,7 +265,10 @@ const recurrenceish = fc.oneof(
       ),
       { maxLength: 12 },
     ),
-    exdates: fc.oneof(dateBank.map((d) => [d]), bigArray),
+    exdates: fc.oneof(
+      dateBank.map((d) => [d]),
+      bigArray,
+    ),
   }),
   fc.constantFrom('this', 'following', 'all', 'FREQ=DAILY'),
 )
