@@ -87,6 +87,8 @@ export async function matchingSeries(
 /** The occurrences of one series a list shows, by start. */
 interface Stream {
   row: SeriesRow
+  /** No occurrence it lists starts before this (ms). */
+  floor: number
   /** How many have their start in [a, b] (ms). */
   count(a: number, b: number): number
   /** Those with their start in [a, b], by start then key. */
@@ -164,6 +166,7 @@ function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBou
   const edgeStarts = edges.map((o) => o.startMs)
   return {
     row,
+    floor: pLo,
     count(a, b) {
       const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
       const certain = lo <= hi ? rec.count(lo, hi) - countIn(overriddenStarts, lo, hi) : 0
@@ -205,6 +208,7 @@ function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[])
   const starts = listed.map((o) => o.startMs)
   return {
     row,
+    floor: starts[0] ?? MAX_MS,
     count: (a, b) => countIn(starts, a, b),
     list: (a, b) => listed.filter((o) => o.startMs >= a && o.startMs <= b),
     first: (m) => listed.slice(0, m),
@@ -296,17 +300,25 @@ export async function listWithSeries(
     for (const s of streams) n += s.count(MIN_MS, t - 1)
     return n
   }
+  // Nothing starts before the earliest floor; every probe costs a count per series, so the
+  // search runs over whole seconds when every start is one (occurrences always are).
+  let floor = prefix.starts[0] ?? MAX_MS
+  for (const s of streams) floor = Math.min(floor, s.floor)
+  const step = prefix.starts.every((t) => t % 1000 === 0) ? 1000 : 1
   /** The latest t with at most `n` items before it: the start of item `n`. */
   const startOfItem = (n: number) => {
     // Past the (n+1)-th single at the latest: n + 1 items start before it.
     const single = prefix.starts[n]
-    let [lo, hi] = [MIN_MS, single === undefined ? MAX_MS + 1 : Math.min(MAX_MS, single) + 1]
+    const top = single === undefined ? MAX_MS + step : Math.min(MAX_MS, single) + step
+    // In steps: G(lo · step) ≤ n < G(hi · step).
+    let lo = Math.floor(Math.max(MIN_MS, floor - step) / step)
+    let hi = Math.ceil(top / step)
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2)
-      if (before(mid) <= n) lo = mid
+      if (before(mid * step) <= n) lo = mid
       else hi = mid
     }
-    return lo
+    return lo * step
   }
   const from = startOfItem(offset)
   const to = offset + limit <= total ? startOfItem(offset + limit - 1) : MAX_MS
