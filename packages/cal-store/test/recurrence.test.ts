@@ -1,3 +1,5 @@
+import { propertyRuns } from '@kcore/db/testing'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compileRecurrence, RecurrenceError, type SeriesTiming } from '../src/recurrence/index.js'
 
@@ -145,6 +147,25 @@ describe('refusals', () => {
     ['BYDAY ordinal weekly', { rules: ['FREQ=WEEKLY;BYDAY=1MO'] }, /ordinals/],
     ['BYWEEKNO monthly', { rules: ['FREQ=MONTHLY;BYWEEKNO=1'] }, /BYWEEKNO/],
     ['BYSETPOS alone', { rules: ['FREQ=MONTHLY;BYSETPOS=1'] }, /BYSETPOS needs/],
+    ['YEARLY BYMONTHDAY alone', { rules: ['FREQ=YEARLY;BYMONTHDAY=1'] }, /needs BYMONTH/],
+    ['HOURLY INTERVAL=5', { rules: ['FREQ=HOURLY;INTERVAL=5'] }, /divides 24/],
+    ['start not an occurrence', { rules: ['FREQ=WEEKLY;BYDAY=TU'] }, /not one of its occurrences/],
+    [
+      'rdate in an occurrence minute',
+      { rules: ['FREQ=DAILY'], rdates: ['2026-01-06 10:00:30'] },
+      /wall-clock minute/,
+    ],
+    ['BYDAY mixed ordinals', { rules: ['FREQ=YEARLY;BYDAY=WE,1TH'] }, /two rules/],
+    [
+      'BYWEEKNO with BYYEARDAY',
+      { rules: ['FREQ=YEARLY;BYWEEKNO=1;BYYEARDAY=1'] },
+      /do not go together/,
+    ],
+    [
+      'ordinal BYDAY with BYMONTHDAY',
+      { rules: ['FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=1,2'] },
+      /clients/,
+    ],
     ['INTERVAL=0', { rules: ['FREQ=DAILY;INTERVAL=0'] }, /INTERVAL/],
     ['rdate unreal', { rules: ['FREQ=DAILY'], rdates: ['2026-02-30 10:00:00'] }, /rdates entry/],
     [
@@ -182,5 +203,167 @@ describe('refusals', () => {
     expect(() =>
       compileRecurrence({ rules: ['FREQ=DAILY'], rdates: ['2026-02-01 10:00:00'] }, allDay),
     ).toThrow(/dates/)
+  })
+})
+
+describe('hostile but valid rules answer exactly', () => {
+  const at = (start: string) => timed(start, 'UTC', 60)
+  const all = [Date.UTC(1000, 0, 1), Date.UTC(10000, 0, 1)] as const
+  const yearsFrom = (first: number) => Array.from({ length: 10000 - first }, (_, i) => first + i)
+
+  it('UNTIL=99991231 and COUNT=1e9 daily: every day to 9999, nth and byKey at the far end', () => {
+    const days = (Date.UTC(9999, 11, 31) - Date.UTC(2026, 0, 1)) / 86400e3 + 1
+    for (const rule of ['FREQ=DAILY;UNTIL=99991231', 'FREQ=DAILY;COUNT=1000000000']) {
+      const r = compileRecurrence({ rules: [rule] }, at('2026-01-01 12:00:00'))
+      expect(r.count(...all)).toBe(days)
+      expect(r.nth(all[0], days - 1)?.start).toBe('9999-12-31 12:00:00')
+      expect(r.nth(all[0], days)).toBeUndefined()
+    }
+    const r = compileRecurrence({ rules: ['FREQ=DAILY;COUNT=3'] }, at('2026-01-01 12:00:00'))
+    expect(r.count(...all)).toBe(3)
+  })
+
+  it('BYSETPOS=-366 of every day: January 1st of leap years', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=-366'] },
+      at('2028-01-01 00:00:00'),
+    )
+    const leap = yearsFrom(2028).filter((y) => new Date(Date.UTC(y, 1, 29)).getUTCDate() === 29)
+    expect(r.count(...all)).toBe(leap.length)
+    expect(r.nth(Date.UTC(9000, 0, 1), 0)?.start).toBe(
+      `${leap.find((y) => y >= 9000)}-01-01 00:00:00`,
+    )
+  })
+
+  it('BYDAY=-53MO: the first Monday of years with 53 Mondays', () => {
+    const r = compileRecurrence({ rules: ['FREQ=YEARLY;BYDAY=-53MO'] }, at('2029-01-01 00:00:00'))
+    const mondays = (y: number) => {
+      let n = 0
+      for (let d = Date.UTC(y, 0, 1); d < Date.UTC(y + 1, 0, 1); d += 86400e3)
+        if (new Date(d).getUTCDay() === 1) n++
+      return n
+    }
+    expect(r.count(...all)).toBe(yearsFrom(2029).filter((y) => mondays(y) === 53).length)
+  })
+
+  it('windows far outside the calendar, NaN and nonsense arguments answer, never throw', () => {
+    const r = compileRecurrence({ rules: ['FREQ=WEEKLY'] }, at('2026-01-05 10:00:00'))
+    expect(r.count(-8.64e15, 8.64e15)).toBe(r.count(...all))
+    expect(r.count(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toBe(r.count(...all))
+    expect(r.count(Number.NaN, 0)).toBe(0)
+    expect(r.between(-8.64e15, 8.64e15, 2)).toHaveLength(2)
+    expect(r.nth(-1e300, 0)?.start).toBe('2026-01-05 10:00:00')
+    expect(r.nth(0, 1.5)).toBeUndefined()
+    expect(r.nth(0, 1e12)).toBeUndefined()
+    expect(r.byKey(-1)).toBeUndefined()
+    expect(r.byKey(2 ** 33)).toBeUndefined()
+    expect(r.byKey(0.5)).toBeUndefined()
+    expect(r.between(10, 0)).toEqual([])
+  })
+
+  it('occurrences stop at 9999-12-31, also in UTC (Etc/GMT+12 ends a day of wall time early)', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=DAILY'] },
+      timed('9999-12-29 20:00:00', 'Etc/GMT+12'),
+    )
+    expect(r.between(...all).map((o) => o.start)).toEqual([
+      '9999-12-29 20:00:00',
+      '9999-12-30 20:00:00',
+    ])
+  })
+})
+
+describe('several rules', () => {
+  const all = [Date.UTC(1000, 0, 1), Date.UTC(10000, 0, 1)] as const
+  const days = (Date.UTC(9999, 11, 31) - Date.UTC(2026, 0, 5)) / 86400e3 + 1
+
+  it('count the union once: a sparse rule on a dense one adds nothing, an exdate removes one', () => {
+    const input = {
+      rules: ['FREQ=DAILY;BYHOUR=10,12', 'FREQ=YEARLY;INTERVAL=13'],
+      rdates: ['2030-01-05 11:00:00', '2030-01-05 12:00:00'],
+      exdates: ['2039-01-05 10:00:00'],
+    }
+    const r = compileRecurrence(input, timed('2026-01-05 10:00:00', 'UTC', 60))
+    expect(r.count(...all)).toBe(2 * days + 1 - 1)
+    const around = r.between(Date.UTC(2039, 0, 4), Date.UTC(2039, 0, 6))
+    expect(around.map((o) => o.start)).toEqual([
+      '2039-01-04 10:00:00',
+      '2039-01-04 12:00:00',
+      '2039-01-05 12:00:00',
+    ])
+    expect(r.nth(Date.UTC(2030, 0, 5), 1)?.start).toBe('2030-01-05 11:00:00')
+  })
+
+  it('refuses rules whose intervals share no cycle, quickly, instead of indexing every year', () => {
+    const rules = [
+      'FREQ=WEEKLY',
+      ...Array.from({ length: 9 }, (_, i) => `FREQ=WEEKLY;INTERVAL=${i + 2}`),
+    ]
+    expect(() => compileRecurrence({ rules }, timed('2026-01-05 10:00:00', 'UTC'))).toThrow(
+      /too costly to index/,
+    )
+  })
+})
+
+describe('any input', () => {
+  // Attacker's view: random parts (valid or not), random starts and zones. The answer is a
+  // RecurrenceError or a recurrence whose queries answer consistently; never another error.
+  const part = fc.oneof(
+    fc.constantFrom('FREQ=YEARLY', 'FREQ=MONTHLY', 'FREQ=WEEKLY', 'FREQ=DAILY', 'FREQ=HOURLY'),
+    fc.constantFrom(
+      'FREQ=MINUTELY',
+      'FREQ=SECONDLY',
+      'FREQ=FOO',
+      'COUNT=0',
+      'UNTIL=2026',
+      'X=1',
+      ';',
+      '=',
+    ),
+    fc.integer({ min: -5, max: 1e9 }).map((n) => `COUNT=${n}`),
+    fc.integer({ min: 0, max: 1e6 }).map((n) => `INTERVAL=${n}`),
+    fc.constantFrom('UNTIL=20260301', 'UNTIL=20300101T000000Z', 'UNTIL=99991231', 'UNTIL=10000101'),
+    fc.integer({ min: -400, max: 400 }).map((n) => `BYSETPOS=${n}`),
+    fc.integer({ min: -60, max: 60 }).map((n) => `BYDAY=${n}MO,TU`),
+    fc.constantFrom('BYDAY=MO,WE,FR', 'BYDAY=SU', 'BYDAY=-1FR', 'BYDAY=5TH'),
+    fc.integer({ min: -400, max: 400 }).map((n) => `BYYEARDAY=${n}`),
+    fc.integer({ min: -60, max: 60 }).map((n) => `BYWEEKNO=${n}`),
+    fc.integer({ min: -40, max: 40 }).map((n) => `BYMONTHDAY=${n}`),
+    fc.integer({ min: 0, max: 14 }).map((n) => `BYMONTH=${n}`),
+    fc.integer({ min: 0, max: 25 }).map((n) => `BYHOUR=${n}`),
+    fc.constantFrom('BYMINUTE=0,30', 'BYSECOND=0', 'WKST=SU', 'WKST=XX'),
+  )
+  // Mostly a FREQ first and a few parts, so that many rules are accepted and queried.
+  const rule = fc
+    .tuple(
+      fc.constantFrom('FREQ=YEARLY', 'FREQ=MONTHLY', 'FREQ=WEEKLY', 'FREQ=DAILY', 'FREQ=HOURLY'),
+      fc.array(part, { maxLength: 3 }),
+    )
+    .map(([freq, parts]) => [freq, ...parts].join(';'))
+
+  it('refuses with RecurrenceError or answers consistently', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 2 }),
+        fc.constantFrom('2026-01-05 10:00:00', '2024-02-29 00:00:00', '9999-12-31 23:00:00'),
+        fc.constantFrom('UTC', 'Europe/Berlin', 'Pacific/Apia', 'UTC+14'),
+        (rules, start, zone) => {
+          let r: ReturnType<typeof compileRecurrence>
+          try {
+            r = compileRecurrence({ rules }, timed(start, zone))
+          } catch (e) {
+            expect(e).toBeInstanceOf(RecurrenceError)
+            return
+          }
+          const n = r.count(-8.64e15, 8.64e15)
+          expect(Number.isInteger(n) && n >= 1).toBe(true)
+          const [first] = r.between(-8.64e15, 8.64e15, 1)
+          expect(r.nth(-8.64e15, 0)).toEqual(first)
+          expect(first && r.byKey(first.key)).toEqual(first)
+          expect(r.nth(-8.64e15, n)).toBeUndefined()
+        },
+      ),
+      { numRuns: propertyRuns(200, 30) },
+    )
   })
 })

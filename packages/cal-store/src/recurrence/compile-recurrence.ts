@@ -15,6 +15,10 @@ import {
 import type { WallSet } from './wall-set.js'
 
 const DEFAULT_LIMIT = 10_000
+// Windows are clipped to the years any occurrence can have (Temporal refuses far instants).
+const FIRST_MS = Date.UTC(999, 11, 30)
+const LAST_MS = INSTANT_MAX_MS + 86_400_000
+const clip = (ms: number) => Math.min(LAST_MS, Math.max(FIRST_MS, ms))
 
 /** Validates (every refusal of the spec) and compiles. Throws RecurrenceError. */
 export function compileRecurrence(input: unknown, timing: SeriesTiming): Recurrence {
@@ -27,6 +31,8 @@ export function compileRecurrence(input: unknown, timing: SeriesTiming): Recurre
       )
   const set = new FastWallSet(checked, startWall, endWall, timing.allDay)
   checkAgainstRules(checked, set, startWall)
+  // The year table now, so a rule the library cannot expand is refused here, not in a list.
+  set.table()
   return new SeriesRecurrence(checked, set, timing, clock, startWall)
 }
 
@@ -98,8 +104,8 @@ class SeriesRecurrence implements Recurrence {
   between(fromMs: number, toMs: number, limit = DEFAULT_LIMIT): Occurrence[] {
     if (!(fromMs <= toMs) || limit < 1) return []
     const walls = this.set.list(
-      this.clock.firstWallAtOrAfter(fromMs),
-      this.clock.lastWallAtOrBefore(toMs),
+      this.clock.firstWallAtOrAfter(clip(fromMs)),
+      this.clock.lastWallAtOrBefore(clip(toMs)),
       limit,
     )
     return walls.map((w) => this.occurrence(w))
@@ -108,14 +114,14 @@ class SeriesRecurrence implements Recurrence {
   count(fromMs: number, toMs: number): number {
     if (!(fromMs <= toMs)) return 0
     return this.set.count(
-      this.clock.firstWallAtOrAfter(fromMs),
-      this.clock.lastWallAtOrBefore(toMs),
+      this.clock.firstWallAtOrAfter(clip(fromMs)),
+      this.clock.lastWallAtOrBefore(clip(toMs)),
     )
   }
 
   nth(fromMs: number, n: number): Occurrence | undefined {
-    if (!Number.isInteger(n) || n < 0) return undefined
-    const w = this.set.nth(this.clock.firstWallAtOrAfter(fromMs), n)
+    if (!Number.isInteger(n) || n < 0 || Number.isNaN(fromMs)) return undefined
+    const w = this.set.nth(this.clock.firstWallAtOrAfter(clip(fromMs)), n)
     return w === undefined ? undefined : this.occurrence(w)
   }
 

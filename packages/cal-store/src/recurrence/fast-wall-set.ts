@@ -1,10 +1,13 @@
-import { withoutUntil } from './enumerated-wall-set.js'
-import { LibraryRule } from './library-rule.js'
+import { RecurrenceError } from './recurrence-error.js'
 import type { CheckedRecurrence } from './recurrence-input.js'
 import { RuleUnits, yearOfWall, yearStartWall } from './rule-units.js'
 import type { WallSet } from './wall-set.js'
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
+/** Walls merged across rules while building the year table, at most (about 0.1-0.2 s). */
+const MERGE_BUDGET = 150_000
+/** A rule with at most this many walls in all is counted as points, not per year. */
+const SPARSE_RULE = 20_000
 
 interface Rule {
   units: RuleUnits
@@ -26,6 +29,7 @@ export class FastWallSet implements WallSet {
   private prefix?: Float64Array
   private readonly cycles = new Map<number, Int32Array>()
   private readonly yearCache = new Map<number, number[]>()
+  private mergedWalls = 0
 
   constructor(
     checked: CheckedRecurrence,
@@ -40,11 +44,11 @@ export class FastWallSet implements WallSet {
     this.rules = checked.rules.map((r, j) => {
       // COUNT and UNTIL are bounds here; the library expands the unbounded rule, which lets
       // it jump straight to any unit.
-      const text = withoutUntil(r.text)
+      const text = r.text
         .split(';')
-        .filter((p) => !p.startsWith('COUNT='))
+        .filter((p) => !p.startsWith('COUNT=') && !p.startsWith('UNTIL='))
         .join(';')
-      const units = new RuleUnits(new LibraryRule(text, startWall, allDay), r.parts, startWall)
+      const units = new RuleUnits(text, r.parts, startWall, allDay)
       const rule: Rule = { units, lastWall: Math.min(endWall, r.untilWall ?? endWall) }
       if (r.parts.count !== undefined) {
         const last = this.nthOfRule(rule, j, r.parts.count - 1)
@@ -59,7 +63,7 @@ export class FastWallSet implements WallSet {
     let left = n
     for (let y = this.startYear; y <= this.lastYear; y++) {
       const count =
-        y === this.startYear ? rule.units.countInYear(y) : this.cycleCount(1 << index, y, [rule])
+        y <= this.startYear + 1 ? rule.units.countInYear(y) : this.cycleCount(1 << index, y, [rule])
       if (left < count) {
         const walls: number[] = []
         rule.units.wallsInYear(y, walls)
@@ -71,26 +75,44 @@ export class FastWallSet implements WallSet {
     return undefined
   }
 
-  /** Distinct walls of `rules` (unbounded) in year y ≥ start year + 1, from their cycle. */
+  /**
+   * Distinct walls of `rules` (unbounded) in year y ≥ start year + 2, from their cycle (the
+   * year after the start's may still hold part of the start's unit, which is no shape).
+   */
   private cycleCount(mask: number, y: number, rules: Rule[]): number {
     let table = this.cycles.get(mask)
     if (!table) {
       let cycle = 1
       for (const r of rules) cycle = (cycle / gcd(cycle, r.units.cycleYears)) * r.units.cycleYears
-      const length = Math.max(0, Math.min(cycle, this.lastYear - this.startYear))
+      const length = Math.max(0, Math.min(cycle, this.lastYear - this.startYear - 1))
       table = new Int32Array(length)
+      // Years of one signature hold the same walls: expand each signature once.
+      const bySignature = new Map<string, number>()
       for (let i = 0; i < length; i++) {
-        const yy = this.startYear + 1 + i
-        if (rules.length === 1) table[i] = rules[0]?.units.countInYear(yy) ?? 0
-        else {
-          const walls: number[] = []
-          for (const r of rules) r.units.wallsInYear(yy, walls)
-          table[i] = new Set(walls).size
+        const yy = this.startYear + 2 + i
+        const signature = rules.map((r) => r.units.yearSignature(yy)).join('/')
+        let count = bySignature.get(signature)
+        if (count === undefined) {
+          if (rules.length === 1) count = rules[0]?.units.countInYear(yy) ?? 0
+          else {
+            const walls: number[] = []
+            for (const r of rules) r.units.wallsInYear(yy, walls)
+            count = new Set(walls).size
+            // Rules whose signatures rarely meet (INTERVALs without common cycles) would have
+            // every year merged: past a budget, refuse rather than answer slowly.
+            this.mergedWalls += walls.length
+            if (this.mergedWalls > MERGE_BUDGET)
+              throw new RecurrenceError(
+                'these rules together are too costly to index (their INTERVALs share no cycle): combine them into fewer rules',
+              )
+          }
+          bySignature.set(signature, count)
         }
+        table[i] = count
       }
       this.cycles.set(mask, table)
     }
-    return table[(y - this.startYear - 1) % table.length] ?? 0
+    return table[(y - this.startYear - 2) % table.length] ?? 0
   }
 
   /** Every wall of the series in year y, ascending: rules within bounds, rdates, no exdates. */
@@ -122,21 +144,58 @@ export class FastWallSet implements WallSet {
     return this.rules.some((r) => wall <= r.lastWall && r.units.has(wall))
   }
 
-  /** prefix[i]: walls in the years before startYear + i. */
-  private table(): Float64Array {
+  /** How many walls rule `index` alone has from the start to its bound (stops past SPARSE_RULE). */
+  private ruleTotal(rule: Rule, index: number): number {
+    let total = 0
+    for (let y = this.startYear; y <= yearOfWall(rule.lastWall) && total <= SPARSE_RULE; y++)
+      total +=
+        y <= this.startYear + 1 || y === yearOfWall(rule.lastWall)
+          ? this.boundedCount(rule, y)
+          : this.cycleCount(1 << index, y, [rule])
+    return total
+  }
+
+  private boundedCount(rule: Rule, y: number): number {
+    const walls: number[] = []
+    rule.units.wallsInYear(y, walls)
+    return walls.filter((w) => w <= rule.lastWall).length
+  }
+
+  /** prefix[i]: walls in the years before startYear + i. Built once (compile does it). */
+  table(): Float64Array {
     if (this.prefix) return this.prefix
     const years = this.lastYear - this.startYear + 1
     const prefix = new Float64Array(years + 1)
     // Years whose count the cycles cannot give: the start, each rule's last year, and
     // corrections for rdates and exdates (counted against the rules).
-    const explicit = new Set([this.startYear, ...this.rules.map((r) => yearOfWall(r.lastWall))])
+    const explicit = new Set([
+      this.startYear,
+      this.startYear + 1,
+      ...this.rules.map((r) => yearOfWall(r.lastWall)),
+    ])
+    // A rule with few occurrences in all (YEARLY;INTERVAL=13, DAILY;INTERVAL=7919, a small
+    // COUNT) joins the rdates as single points: merged into every year's table it would make
+    // each year's signature new. The others (dense) give the years' counts from their cycles.
+    const dense: Rule[] = []
+    const points = new Set(this.rdates)
+    this.rules.forEach((r, j) => {
+      if (this.rules.length > 1 && this.ruleTotal(r, j) <= SPARSE_RULE) {
+        for (let y = this.startYear; y <= yearOfWall(r.lastWall); y++) {
+          const walls: number[] = []
+          r.units.wallsInYear(y, walls)
+          for (const w of walls) if (w <= r.lastWall) points.add(w)
+        }
+      } else dense.push(r)
+    })
+    const denseHave = (w: number) => dense.some((r) => w <= r.lastWall && r.units.has(w))
     const correction = new Map<number, number>()
     const add = (w: number, d: number) => {
       const y = yearOfWall(w)
       if (!explicit.has(y)) correction.set(y, (correction.get(y) ?? 0) + d)
     }
-    for (const w of this.rdates) if (!this.exdates.has(w) && !this.rulesHave(w)) add(w, 1)
-    for (const w of this.exdates) if (w <= this.endWall && this.rulesHave(w)) add(w, -1)
+    for (const w of points)
+      if (w >= this.startWall && !this.exdates.has(w) && !denseHave(w)) add(w, 1)
+    for (const w of this.exdates) if (w <= this.endWall && denseHave(w)) add(w, -1)
     for (let i = 0; i < years; i++) {
       const y = this.startYear + i
       let count: number
@@ -146,7 +205,7 @@ export class FastWallSet implements WallSet {
         let mask = 0
         const alive: Rule[] = []
         this.rules.forEach((r, j) => {
-          if (r.lastWall >= first) {
+          if (r.lastWall >= first && dense.includes(r)) {
             mask |= 1 << j
             alive.push(r)
           }

@@ -1,5 +1,6 @@
 import { RRuleTemporal } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
+import { RecurrenceError } from './recurrence-error.js'
 import { formatIcal } from './wall-clock.js'
 
 // The expansion library runs on a floating timeline: the series' wall clock read as UTC. That
@@ -16,22 +17,35 @@ const floating = (wall: number) =>
 export class LibraryRule {
   private readonly rule: RRuleTemporal
 
-  constructor(ruleText: string, dtstartWall: number, allDay: boolean) {
+  constructor(
+    private readonly text: string,
+    dtstartWall: number,
+    allDay: boolean,
+  ) {
+    const ruleText = text
     const dtstart = allDay
       ? `DTSTART;VALUE=DATE:${formatIcal(dtstartWall, true)}`
       : `DTSTART:${formatIcal(dtstartWall, false)}Z`
     this.rule = new RRuleTemporal({
       rruleString: `${dtstart}\nRRULE:${ruleText}`,
-      // Enough for any window: periods and candidates are bounded by the caller's windows.
-      maxIterations: 1e9,
-      maxCandidateEvaluations: 1e12,
+      // The caller asks for one unit at a time; a rule the library cannot place within these
+      // caps (it walks from DTSTART for some shapes) is refused instead of hanging.
+      maxIterations: 200_000,
+      maxCandidateEvaluations: 5_000_000,
+      cache: false,
     })
   }
 
   /** Wall seconds of the rule's occurrences in [fromWall, toWall], ascending. */
   between(fromWall: number, toWall: number): number[] {
-    return this.rule
-      .between(floating(fromWall), floating(toWall), true)
-      .map((z) => z.epochMilliseconds / 1000)
+    try {
+      return this.rule
+        .between(floating(fromWall), floating(toWall), true)
+        .map((z) => z.epochMilliseconds / 1000)
+    } catch (e) {
+      throw new RecurrenceError(
+        `rule "${this.text}" is too costly to expand (${e instanceof Error ? e.message : e})`,
+      )
+    }
   }
 }

@@ -173,10 +173,32 @@ function checkCombination(rule: string, p: RuleParts): void {
   const ordinals = p.byDay?.some((d) => d.ordinal !== 0)
   if (ordinals && p.freq !== 'MONTHLY' && p.freq !== 'YEARLY')
     fail(rule, `BYDAY ordinals (like 2MO) only go with FREQ=MONTHLY or YEARLY`)
+  // rrule-temporal 2.2.8 drops the plain days of such a list (YEARLY;BYDAY=WE,1TH gives the
+  // first Thursday only): refused rather than answered wrong.
+  if (ordinals && p.byDay?.some((d) => d.ordinal === 0))
+    fail(
+      rule,
+      'BYDAY mixes weekdays with and without ordinals (like WE,1TH): give them as two rules',
+    )
+  // ical.js refuses this pair in MONTHLY rules ("Malformed values in BYDAY combined with
+  // BYMONTHDAY") and misses occurrences of it in YEARLY ones, so a feed carrying it would
+  // break or mislead calendar clients.
+  if (ordinals && p.byMonthDay)
+    fail(
+      rule,
+      'BYDAY ordinals (like 1MO) with BYMONTHDAY are refused: calendar clients reject them',
+    )
   if (ordinals && p.freq === 'YEARLY' && p.byWeekNo)
     fail(rule, 'BYDAY ordinals do not go with BYWEEKNO')
   if (ordinals && p.freq === 'MONTHLY' && p.byDay?.some((d) => Math.abs(d.ordinal) > 5))
     fail(rule, 'BYDAY ordinals with FREQ=MONTHLY must lie in ±1..5')
+  // rrule-temporal 2.2.8 answers this pair differently by query window; no calendar needs it.
+  if (p.byWeekNo && p.byYearDay) fail(rule, 'BYWEEKNO and BYYEARDAY do not go together')
+  if (p.freq === 'YEARLY' && p.byMonthDay && !p.byMonth && !p.byYearDay && !p.byWeekNo)
+    fail(
+      rule,
+      "FREQ=YEARLY with BYMONTHDAY needs BYMONTH: implementations disagree on it (every month, or the start's month only), so calendars would show other dates than this list",
+    )
   if (p.bySetPos) {
     const others = [
       p.bySecond,

@@ -1,4 +1,4 @@
-import type { LibraryRule } from './library-rule.js'
+import { LibraryRule } from './library-rule.js'
 import type { RuleParts } from './rule-parts.js'
 import { WEEKDAYS } from './rule-parts.js'
 
@@ -46,7 +46,6 @@ export class RuleUnits {
   private readonly wkst: number
   private readonly shapes = new Map<string, number[]>()
   private readonly startUnit: number
-  private readonly startContent: number[]
   private readonly days: {
     months?: Set<number>
     monthDays?: number[]
@@ -54,10 +53,16 @@ export class RuleUnits {
     yearDays?: number[]
   }
 
+  private readonly lib: LibraryRule
+  /** The library starts at the real start (cycle too long to go back): its unit is partial. */
+  private readonly startUnitPartial: boolean
+  private startContent?: number[]
+
   constructor(
-    private readonly lib: LibraryRule,
+    ruleText: string,
     private readonly p: RuleParts,
     private readonly startWall: number,
+    allDay: boolean,
   ) {
     // HOURLY with an INTERVAL dividing 24 has the same hours active every day: its unit is a day.
     this.k = p.freq === 'HOURLY' ? 1 : p.interval
@@ -75,11 +80,16 @@ export class RuleUnits {
       weekdays: p.byDay && new Set(p.byDay.map((d) => WEEKDAYS.indexOf(d.day))),
       yearDays: p.byYearDay,
     }
-    // The unit holding the start: the library expands it from DTSTART on (nothing before).
     this.startUnit = this.unitStartOf(startWall)
-    this.startContent = this.lib
-      .between(startWall, this.unitEnd(this.startUnit))
-      .map((w) => w - this.startUnit)
+    // The library expands from a DTSTART one cycle earlier (same date, weekday and phase), so
+    // the start's own unit is a whole unit like any other: BYSETPOS counts its candidates
+    // before the start too, as RFC 5545 says, and the start must be one of its occurrences.
+    const earlier = this.startYear - this.cycleYears
+    // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+    const dtstart =
+      earlier >= 1 ? new Date(startWall * 1000).setUTCFullYear(earlier) / 1000 : startWall
+    this.lib = new LibraryRule(ruleText, dtstart, allDay)
+    this.startUnitPartial = dtstart === startWall
   }
 
   private weekStart(day: number): number {
@@ -166,8 +176,14 @@ export class RuleUnits {
 
   /** Offsets from the unit's start of the occurrences the unit at `unitStart` holds. */
   private content(unitStart: number): number[] {
-    if (unitStart === this.startUnit) return this.startContent
     if (unitStart < this.startUnit) return []
+    // A partial start unit is no shape to reuse for whole units.
+    if (unitStart === this.startUnit && this.startUnitPartial) {
+      this.startContent ??= this.lib
+        .between(unitStart, this.unitEnd(unitStart))
+        .map((w) => w - unitStart)
+      return this.startContent
+    }
     const shape = this.shape(unitStart)
     if (shape === null) return []
     let offsets = this.shapes.get(shape)
@@ -209,6 +225,29 @@ export class RuleUnits {
     return out
   }
 
+  /**
+   * What the rule's walls in calendar year `y` (after the start's year) depend on, as offsets
+   * from January 1st: the year's shape (leap, weekday of January 1st, the neighbours' leap for
+   * BYWEEKNO weeks) and where INTERVAL's phase stands. Years with one signature hold the same.
+   */
+  yearSignature(y: number): string {
+    const first = yearStartWall(y) / DAY
+    const shape = `${isLeap(y) ? 1 : 0}${weekday(first)}`
+    switch (this.p.freq) {
+      case 'YEARLY':
+        // BYWEEKNO weeks reach into the neighbouring years.
+        return `${shape}${isLeap(y - 1) ? 1 : 0}${isLeap(y + 1) ? 1 : 0}|${mod(y - this.startYear, this.k)}`
+      case 'MONTHLY':
+        return `${shape}|${mod(y * 12 - this.startMonthIndex, this.k)}`
+      case 'WEEKLY':
+        return `${shape}|${mod((this.weekStart(first) - this.weekAnchor) / 7, this.k)}`
+      case 'DAILY':
+        return `${shape}|${mod(first - this.startDay, this.k)}`
+      default:
+        return shape
+    }
+  }
+
   /** Pushes the rule's walls in calendar year `y` from the start on (no upper bound), ascending. */
   wallsInYear(y: number, out: number[]): void {
     const first = yearStartWall(y)
@@ -216,19 +255,21 @@ export class RuleUnits {
     for (const u of this.unitsOfYear(y))
       for (const o of this.content(u)) {
         const w = u + o
-        if (w >= first && w < next) out.push(w)
+        if (w >= first && w < next && w >= this.startWall) out.push(w)
       }
   }
 
   /** How many walls `wallsInYear(y)` would push. */
   countInYear(y: number): number {
-    if (this.p.freq === 'WEEKLY') {
+    if (this.p.freq === 'WEEKLY' || this.p.freq === 'YEARLY') {
       const out: number[] = []
       this.wallsInYear(y, out)
       return out.length
     }
     let n = 0
-    for (const u of this.unitsOfYear(y)) n += this.content(u).length
+    for (const u of this.unitsOfYear(y))
+      if (u === this.startUnit) n += this.content(u).filter((o) => u + o >= this.startWall).length
+      else n += this.content(u).length
     return n
   }
 
