@@ -80,7 +80,7 @@ export function feedTokens(secret: string) {
         throw new CalSyncTokenExpiredError('not made by this server')
       }
       // Signed by us, so well formed; parsed strictly all the same.
-      const match = /^(s?)(\d{1,15})(?:\.([a-z])(\d{1,10}))?\.([0-9a-z]{1,9})$/.exec(payload)
+      const match = /^(s?)(\d{1,15})(?:\.([a-z])(\d{1,16}))?\.([0-9a-z]{1,9})$/.exec(payload)
       const kind = match?.[3] === undefined ? undefined : KIND_OF[match[3]]
       if (!match || (match[3] !== undefined && !kind)) throw new CalSyncTokenExpiredError('garbage')
       const position: FeedPosition = { revision: Number(match[2]) }

@@ -137,7 +137,7 @@ export async function readChanges(
   if (more && last) {
     const cutInside = found[limit]?.revision === last.revision
     next = cutInside
-      ? { revision: Number(last.revision), after: { kind: last.kind, id: last.record_id } }
+      ? { revision: Number(last.revision), after: { kind: last.kind, id: Number(last.record_id) } }
       : { revision: Number(last.revision) }
   }
   // The history after `next` was complete in this statement's snapshot: the token is new.
@@ -165,7 +165,7 @@ export function fold(rows: readonly ChangeRow[], view: ChangesView): FeedChange[
     if (!before && !now) continue
     changes.push({
       kind: last.kind,
-      id: last.record_id,
+      id: Number(last.record_id),
       action: before && now ? 'updated' : now ? 'created' : 'deleted',
       modified: new Date(last.modified),
     })
@@ -188,15 +188,16 @@ const RECORD_SOURCES: readonly {
   rows: (view: ChangesView) => RawBuilder<unknown>
 }[] = [
   { kind: 'category', rows: () => termRows('cal_event_category') },
-  { kind: 'event', rows: (view) => postRows('cal_event', view) },
+  // An edited occurrence under its public id; a series under its own (its first occurrence).
+  { kind: 'event', rows: (view) => postRows('cal_event', view, sql`coalesce(occurrence_id, id)`) },
   { kind: 'organizer', rows: (view) => postRows('cal_organizer', view) },
   { kind: 'tag', rows: () => termRows('cal_event_tag') },
   { kind: 'venue', rows: (view) => postRows('cal_venue', view) },
 ]
 
-function postRows(table: string, view: ChangesView) {
+function postRows(table: string, view: ChangesView, id = sql`id`) {
   const shown = view === 'public' ? sql`status = 'publish'` : sql`status <> 'trash'`
-  return sql`select id, modified from ${sql.table(table)} where ${shown}`
+  return sql`select ${id} as id, modified from ${sql.table(table)} where ${shown}`
 }
 
 /** A term has no stamp of its own: a full sync gives it the time of the read. */
@@ -238,12 +239,12 @@ export async function readInitial(
   const more = rows.length > limit
   const next: FeedPosition =
     more && last
-      ? { revision, initial: true, after: { kind: last.kind, id: last.id } }
+      ? { revision, initial: true, after: { kind: last.kind, id: Number(last.id) } }
       : { revision }
   return {
     changes: page.map((r) => ({
       kind: r.kind,
-      id: r.id,
+      id: Number(r.id),
       action: 'created',
       modified: new Date(r.modified),
     })),

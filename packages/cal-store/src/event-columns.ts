@@ -17,8 +17,11 @@ const [END_MS, END_US] = instant('end_utc')
 
 /** Boolean columns of `cal_event` the model keeps (a filter on a new one: add it here). */
 const STORED_FLAGS = ['hide_from_listings', 'featured', 'ticketed', 'sticky'] as const
-/** Bits of {@link EventColumns.flags}: entry i is bit i (`protected`: has a password). */
-const FLAG_COLUMNS = [...STORED_FLAGS, 'protected'] as const
+/**
+ * Bits of {@link EventColumns.flags}: entry i is bit i (`protected`: has a password; `series`:
+ * a series row, whose occurrences `series-list.ts` places, never the row itself).
+ */
+const FLAG_COLUMNS = [...STORED_FLAGS, 'protected', 'series'] as const
 // One byte per event holds the flags; a ninth would need a wider column.
 if (FLAG_COLUMNS.length > 8) throw new Error('EventColumns.flags holds 8 flags')
 
@@ -47,12 +50,14 @@ export function selectRows(db: CalDb, ids?: number[]) {
       'post_parent',
       'venue_id',
       'term_ids',
+      'occurrence_id',
       'search_text',
       START_MS.as('start_ms'),
       START_US.as('start_us'),
       END_MS.as('end_ms'),
       END_US.as('end_us'),
       sql<boolean>`password_hash is not null`.as('protected'),
+      sql<boolean>`recurrence is not null`.as('series'),
     ])
   if (ids) q = q.where('id', 'in', ids)
   return q.execute()
@@ -104,6 +109,8 @@ export const hasBit = (bits: Uint32Array, i: number) =>
  */
 export class EventColumns {
   readonly id = growable((n) => new Int32Array(n))
+  /** The public id: the row id, or an override's occurrence id (`series-ids.ts`). */
+  readonly publicId = growable((n) => new Float64Array(n))
   readonly startMs = growable((n) => new Float64Array(n))
   readonly startUs = growable((n) => new Int32Array(n))
   readonly end = growable((n) => new Float64Array(n))
@@ -197,6 +204,7 @@ export class EventColumns {
     const startMs = Number(row.start_ms)
     const endMs = Number(row.end_ms)
     this.id.set(slot, row.id)
+    this.publicId.set(slot, row.occurrence_id === null ? row.id : Number(row.occurrence_id))
     this.startMs.set(slot, startMs)
     this.startUs.set(slot, Number(row.start_us))
     this.end.set(slot, endKey(endMs, Number(row.end_us)))

@@ -10,6 +10,7 @@ export type SlotTest = (slot: number) => boolean
 export type BoundOp = '<' | '<=' | '>' | '>='
 
 const STICKY = flagBit('sticky')
+const SERIES = flagBit('series')
 
 /**
  * What one scan tests, filled once per list by the filters' memory forms (`event-filters/`).
@@ -85,7 +86,7 @@ export class ScanQuery {
     for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) & (bits[w] as number)
   }
 
-  /** Only events with one of these ids. */
+  /** Only events with one of these (public) ids. */
   idIn(ids: readonly number[]): void {
     this.ids = within(this.ids, ids)
   }
@@ -141,13 +142,16 @@ export function scanEvents(
   const c = columns
   const q = new ScanQuery(c)
   for (const step of steps) step(q)
-  const { lo, hi, endMin, endMinOpen, endMax, endMaxOpen, must, mustNot, statusMask } = q
+  const { lo, hi, endMin, endMinOpen, endMax, endMaxOpen, must, statusMask } = q
+  // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
+  const mustNot = q.mustNot | SERIES
   const { slots: mask, ids, venues, postParent, tests } = q
   const order = c.order
   const flagsOf = c.flags.data
   const statusOf = c.status.data
   const endOf = c.end.data
   const idOf = c.id.data
+  const publicIdOf = c.publicId.data
   const venueOf = c.venue.data
   const parentOf = c.postParent.data
   const matched: number[] = []
@@ -160,7 +164,7 @@ export function scanEvents(
     const end = endOf[slot] as number
     if (end < endMin || (endMinOpen && end === endMin)) continue
     if (end > endMax || (endMaxOpen && end === endMax)) continue
-    if (ids && !ids.has(idOf[slot] as number)) continue
+    if (ids && !ids.has(publicIdOf[slot] as number)) continue
     if (venues && !venues.has(venueOf[slot] as number)) continue
     if (postParent !== undefined && parentOf[slot] !== postParent) continue
     for (let t = 0; t < tests.length; t++) if (!(tests[t] as SlotTest)(slot)) continue next
@@ -172,8 +176,11 @@ export function scanEvents(
         ...matched.filter((s) => !((flagsOf[s] as number) & STICKY)),
       ]
     : matched
+  const page = listed.slice(plan.offset, plan.offset + plan.limit)
+  const startOf = c.startMs.data
   return {
-    ids: listed.slice(plan.offset, plan.offset + plan.limit).map((s) => idOf[s] as number),
+    ids: page.map((s) => idOf[s] as number),
+    starts: page.map((s) => startOf[s] as number),
     total: matched.length,
   }
 }

@@ -8,6 +8,7 @@ import { readEvents } from './event-rows.js'
 import { validIds } from './id-list.js'
 import type { ListResult } from './page.js'
 import { emptyList } from './paging.js'
+import { listSeriesRows, listWithSeries, matchingSeries } from './series-list.js'
 import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
 
@@ -73,24 +74,33 @@ export function sqlTermResolver(db: CalDb): TermResolver {
 /** The page of ids and the total of `plan`, by SQL: each filter's condition, ANDed. */
 export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPage> {
   const context: SqlContext = { eb: expressionBuilder<EventListTables, 'e'>(), db }
-  let q = db.selectFrom('cal_event as e')
+  // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
+  let q = db.selectFrom('cal_event as e').where('e.recurrence', 'is', null)
   for (const condition of await Promise.all(plan.filters.map((f) => f.where(context)))) {
     q = q.where(condition)
   }
   // Count and page run side by side (PostgreSQL may give each parallel workers); the page
   // sorts narrow rows (id, start, sticky) and the full rows are read for its ids alone.
-  let page = q.select('e.id')
+  let page = q.select([
+    'e.id',
+    sql<number>`floor(extract(epoch from e.start_utc) * 1000)::float8`.as('start_ms'),
+  ])
   if (plan.stickyFirst) page = page.orderBy('e.sticky', 'desc')
   const [count, paged] = await Promise.all([
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     page.orderBy('e.start_utc').orderBy('e.id').limit(plan.limit).offset(plan.offset).execute(),
   ])
-  return { ids: paged.map((r) => r.id), total: Number(count.n) }
+  return {
+    ids: paged.map((r) => r.id),
+    starts: paged.map((r) => Number(r.start_ms)),
+    total: Number(count.n),
+  }
 }
 
-/** A page of ids and the total of a plan. */
+/** A page of row ids (with their starts, in ms) and the total of a plan. */
 export interface IdPage {
   ids: number[]
+  starts: number[]
   total: number
 }
 
@@ -121,6 +131,13 @@ export async function listEvents(
   const snapshot = await index?.model.at(index.revision)
   const plan = await planEventList(filter, snapshot?.terms ?? sqlTermResolver(db))
   if (!plan) return emptyList()
-  const found = (await snapshot?.list(plan)) ?? (await listEventIds(db, plan))
-  return { items: await readEvents(db, found.ids), total: found.total }
+  const singles = async (p: EventListPlan) =>
+    (await snapshot?.list(p)) ?? (await listEventIds(db, p))
+  const series = await matchingSeries(db, plan, filter)
+  if (filter.series_rows) return listSeriesRows(db, filter, series, await singles(plan))
+  if (series.length === 0) {
+    const found = await singles(plan)
+    return { items: await readEvents(db, found.ids), total: found.total }
+  }
+  return listWithSeries(db, plan, filter, series, singles)
 }

@@ -1,11 +1,14 @@
-import { CalInTrashError, CalNotFoundError } from './errors.js'
+import { CalNotFoundError } from './errors.js'
 import type { CalEvent } from './event.js'
 import { createEventsInBulk } from './event-bulk.js'
-import { readEvents, selectEvents, toEvent } from './event-rows.js'
-import { insertEvent, passwordHashOf, patchEvent } from './event-write.js'
+import { selectEvents, toEvent } from './event-rows.js'
+import { insertEvent, passwordHashOf } from './event-write.js'
 import { validIds } from './id-list.js'
+import { readEventsById } from './occurrence-read.js'
 import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
+import { isEventId } from './series-ids.js'
+import { trashEvent, updateEvent } from './series-write.js'
 import type { StoreContext } from './store-context.js'
 import { transact } from './transact.js'
 
@@ -16,7 +19,7 @@ import { transact } from './transact.js'
 export function createEventRepository(ctx: StoreContext): Omit<EventRepository, 'list'> {
   const { db } = ctx
 
-  const getMany = (ids: readonly number[]): Promise<CalEvent[]> => readEvents(db, ids)
+  const getMany = (ids: readonly number[]): Promise<CalEvent[]> => readEventsById(db, ids)
 
   async function mustGet(id: number): Promise<CalEvent> {
     const [event] = await getMany([id])
@@ -32,29 +35,20 @@ export function createEventRepository(ctx: StoreContext): Omit<EventRepository, 
     },
     createMany: (inputs) => createEventsInBulk(ctx, ctx.now(), inputs),
     async update(id, patch, options) {
-      if (validIds([id]).length === 0) throw new CalNotFoundError('event', id)
+      if (!isEventId(id)) throw new CalNotFoundError('event', id)
       const hash = await passwordHashOf(patch.password)
-      await transact(ctx, (trx) => patchEvent(trx, ctx.now(), id, patch, hash, options?.ifSequence))
-      return mustGet(id)
+      const result = await transact(ctx, (trx) =>
+        updateEvent(trx, ctx.now(), id, patch, hash, options),
+      )
+      const event = await mustGet(result.id)
+      return result.dropped.length ? { ...event, dropped_overrides: result.dropped } : event
     },
-    async trash(id) {
-      // One statement, but its count trigger locks the event's terms after the event row,
-      // the reverse of a term delete's cascade: retried when chosen as the deadlock victim.
-      const row = validIds([id]).length
-        ? await transact(ctx, async (trx) => {
-            const trashed = await trx
-              .updateTable('cal_event')
-              .set({ status: 'trash', modified: ctx.now() })
-              .where('id', '=', id)
-              .where('status', '<>', 'trash')
-              .returning('id')
-              .executeTakeFirst()
-            return trashed
-          })
-        : undefined
-      if (row) return mustGet(id)
-      if ((await getMany([id])).length > 0) throw new CalInTrashError('event', id)
-      throw new CalNotFoundError('event', id)
+    async trash(id, options) {
+      if (!isEventId(id)) throw new CalNotFoundError('event', id)
+      // One statement for a single event, but its count trigger locks the event's terms after
+      // the event row, the reverse of a term delete's cascade: retried when chosen as the
+      // deadlock victim (`transact`).
+      return transact(ctx, (trx) => trashEvent(trx, ctx.now(), id, options?.scope))
     },
     async get(id) {
       return (await getMany([id]))[0]

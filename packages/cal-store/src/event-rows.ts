@@ -1,7 +1,8 @@
 import { type Selectable, sql } from 'kysely'
 import { type CalEvent, type Cost, EVENT_FLAGS } from './event.js'
-import { idIn, inIdOrder, validIds } from './id-list.js'
+import { idIn, validIds } from './id-list.js'
 import type { EventTable } from './schema.js'
+import { parseRecurrence, type RecurrenceInput } from './series-recurrence.js'
 import type { CalDb } from './store-context.js'
 
 /** An event row as read (every column but the derived `search_text` and `term_ids`). */
@@ -30,6 +31,11 @@ export const EVENT_COLUMNS = [
   'password_hash',
   'venue_id',
   'sequence',
+  'recurrence',
+  'series_slot',
+  'occurrence_key',
+  'occurrence_id',
+  'occurrence_start',
 ] as const satisfies readonly (keyof EventRow)[]
 
 /** Parses the stored cost JSON back into what was written. */
@@ -57,6 +63,8 @@ export type EventRowWithRelations = EventRow & {
   organizer_ids: number[]
   category_ids: number[]
   tag_ids: number[]
+  /** An override: its series' recurrence (JSON text); else null. */
+  series_recurrence: string | null
 }
 
 /** The ids of a taxonomy's terms linked to the event row at hand, ascending. */
@@ -78,21 +86,40 @@ export function selectEvents(db: CalDb) {
         where eo.event_id = cal_event.id order by eo.position)`.as('organizer_ids'),
       termIds('cal_event_category').as('category_ids'),
       termIds('cal_event_tag').as('tag_ids'),
+      sql<string | null>`(select s.recurrence from cal_event s
+        where s.id = cal_event.post_parent and cal_event.occurrence_key is not null)`.as(
+        'series_recurrence',
+      ),
     ])
 }
 
-/** The events of `ids` that exist, as records in the order of `ids` (invalid ids skipped). */
-export async function readEvents(db: CalDb, ids: readonly number[]): Promise<CalEvent[]> {
-  const wanted = validIds(ids)
-  if (wanted.length === 0) return []
+/**
+ * The events stored in the rows `rowIds`, as records in the order of `rowIds` (invalid ids
+ * skipped). A row id is the record's id except for an override, whose record carries its
+ * occurrence's id (`toEvent`).
+ */
+export async function readEvents(db: CalDb, rowIds: readonly number[]): Promise<CalEvent[]> {
+  const byRow = await readEventsByRow(db, rowIds)
+  return rowIds.flatMap((id) => byRow.get(id) ?? [])
+}
+
+/** The events stored in the rows `rowIds` that exist, by row id. */
+export async function readEventsByRow(
+  db: CalDb,
+  rowIds: readonly number[],
+): Promise<Map<number, CalEvent>> {
+  const wanted = validIds(rowIds)
+  if (wanted.length === 0) return new Map()
   const rows = await selectEvents(db).where(idIn('id', wanted)).execute()
-  return inIdOrder(ids, rows.map(toEvent))
+  return new Map(rows.map((row) => [row.id, toEvent(row)]))
 }
 
 /** An event record from its row. */
 export function toEvent(row: EventRowWithRelations): CalEvent {
+  const override = row.occurrence_key !== null
+  const recurrence = row.recurrence ?? row.series_recurrence
   return {
-    id: row.id,
+    id: override ? Number(row.occurrence_id) : row.id,
     author: row.author,
     status: row.status,
     created: row.created,
@@ -115,11 +142,16 @@ export function toEvent(row: EventRowWithRelations): CalEvent {
     sticky: row.sticky,
     featured: row.featured,
     ticketed: row.ticketed,
-    post_parent: row.post_parent,
+    // A series row is its first occurrence: its own series.
+    post_parent: row.recurrence !== null ? row.id : row.post_parent,
     password_protected: row.password_hash !== null,
     venue_id: row.venue_id,
     organizer_ids: row.organizer_ids,
     category_ids: row.category_ids,
     tag_ids: row.tag_ids,
+    recurrence: recurrence === null ? null : (parseRecurrence(recurrence) as RecurrenceInput),
+    occurrence_start:
+      row.recurrence !== null ? row.start_utc : override ? row.occurrence_start : null,
+    ...(override && { edited: true }),
   }
 }

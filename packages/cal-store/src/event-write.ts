@@ -21,6 +21,18 @@ import { checkAuthor, rejectNul } from './input-guard.js'
 import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-repository.js'
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
+import {
+  carryToOverrides,
+  dropLostOverrides,
+  dropOverrides,
+  nextSeriesSlot,
+} from './series-overrides.js'
+import {
+  compileGiven,
+  compileStored,
+  type Recurrence,
+  recurrenceText,
+} from './series-recurrence.js'
 import { slugify } from './slug.js'
 import { allocateSlug } from './slug-allocation.js'
 import type { CalDb } from './store-context.js'
@@ -197,6 +209,16 @@ export async function insertEvent(
     zone,
     input.all_day ?? false,
   )
+  // A series is checked (the core's every refusal) before anything is written.
+  const series =
+    input.recurrence === undefined || input.recurrence === null
+      ? undefined
+      : compileGiven(input.recurrence, {
+          start: times.start,
+          end: times.end,
+          timezone: zone,
+          all_day: input.all_day ?? false,
+        })
   const venueId =
     input.venue === undefined || input.venue === null
       ? null
@@ -241,6 +263,7 @@ export async function insertEvent(
     sticky: input.sticky ?? false,
     featured: input.featured ?? false,
     ticketed: input.ticketed ?? false,
+    ...(series && { recurrence: recurrenceText(series), series_slot: await nextSeriesSlot(trx) }),
   }
   const id = await retryOnUniqueViolation(
     trx,
@@ -259,7 +282,12 @@ export async function insertEvent(
   return id
 }
 
-/** Applies a partial update to event `id` inside the open transaction `trx`. */
+/**
+ * Applies a partial update to the event row `id` inside the open transaction `trx`. On a series
+ * (or one becoming a series through `patch.recurrence`) a change of the rule or of the times
+ * recompiles it and drops the overrides whose occurrence no longer exists: their occurrence
+ * ids are returned (`recurrence: null` drops them all).
+ */
 export async function patchEvent(
   trx: CalDb,
   now: Date,
@@ -267,7 +295,7 @@ export async function patchEvent(
   patch: EventPatch,
   passwordHash: string | null | undefined,
   ifSequence?: number,
-): Promise<void> {
+): Promise<number[]> {
   rejectNul(patch)
   checkEventLinks(patch)
   checkParentId(patch.post_parent)
@@ -282,6 +310,12 @@ export async function patchEvent(
   if (!current) throw new CalNotFoundError('event', id)
   if (ifSequence !== undefined && current.sequence !== ifSequence)
     throw new CalStaleReadError(id, ifSequence, current.sequence)
+  if (current.occurrence_key !== null && patch.recurrence !== undefined) {
+    throw new CalValidationError('recurrence', 'an edited occurrence has no rule of its own')
+  }
+  if (current.occurrence_key !== null && patch.post_parent !== undefined) {
+    throw new CalValidationError('post_parent', 'an occurrence belongs to its series')
+  }
   const changes: Partial<Insertable<EventTable>> = { modified: now }
   if (patch.title !== undefined) changes.title = requireTitle(patch.title)
   if (patch.status !== undefined && patch.status !== null) changes.status = patch.status
@@ -292,6 +326,12 @@ export async function patchEvent(
   for (const f of TEXT_FIELDS) if (patch[f] !== undefined) changes[f] = textOrNull(patch[f])
   for (const f of EVENT_FLAGS) if (patch[f] !== undefined) changes[f] = patch[f] ?? false
   if (passwordHash !== undefined) changes.password_hash = passwordHash
+  let shape = {
+    start: current.start_utc,
+    end: current.end_utc,
+    timezone: current.timezone,
+    all_day: current.all_day,
+  }
   if (
     patch.start !== undefined ||
     patch.end !== undefined ||
@@ -312,6 +352,19 @@ export async function patchEvent(
     changes.end_utc = timestampParam(times.end)
     changes.timezone = zone
     changes.all_day = allDay
+    shape = { start: times.start, end: times.end, timezone: zone, all_day: allDay }
+  }
+  // The series' rule, checked against the new times before anything is written.
+  let recurrence: Recurrence | undefined
+  if (patch.recurrence !== undefined && patch.recurrence !== null) {
+    recurrence = compileGiven(patch.recurrence, shape)
+    changes.recurrence = recurrenceText(recurrence)
+    if (current.series_slot === null) changes.series_slot = await nextSeriesSlot(trx)
+  } else if (patch.recurrence === null) {
+    changes.recurrence = null
+    changes.series_slot = null
+  } else if (current.recurrence !== null && changes.start_utc !== undefined) {
+    recurrence = compileStored(current.recurrence, shape)
   }
   if (patch.venue !== undefined) {
     changes.venue_id = patch.venue === null ? null : await resolveVenue(trx, now, patch.venue)
@@ -363,4 +416,14 @@ export async function patchEvent(
     },
   )
   await writeRelations(trx, id, relations, true)
+  if (current.recurrence !== null) await carryToOverrides(trx, current, changes)
+  const dropped =
+    current.series_slot === null
+      ? []
+      : patch.recurrence === null
+        ? await dropOverrides(trx, id)
+        : recurrence
+          ? await dropLostOverrides(trx, id, recurrence)
+          : []
+  return dropped
 }

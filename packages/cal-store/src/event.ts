@@ -1,6 +1,7 @@
 import type { ModifiedFilter } from './modified-filter.js'
 import type { OrganizerInput } from './organizer.js'
 import type { Page } from './page.js'
+import type { RecurrenceInput } from './recurrence/index.js'
 import type { PostStatus } from './status.js'
 import type { VenueInput } from './venue.js'
 
@@ -68,6 +69,20 @@ export interface CalEvent {
   category_ids: number[]
   /** Tag ids, ascending. */
   tag_ids: number[]
+  /**
+   * The rules of the series this event is an occurrence of (a series' own record is its first
+   * occurrence), or `null` for a single event.
+   */
+  recurrence?: RecurrenceInput | null
+  /** An occurrence's original start (RFC 5545 RECURRENCE-ID), or `null` for a single event. */
+  occurrence_start?: Date | null
+  /** True for an edited occurrence (an override: a record of its own, `scope=this`). */
+  edited?: boolean
+  /**
+   * A series' own record in a list with `series_rows`: the original starts of its edited
+   * occurrences (each an `edited` record of its own).
+   */
+  edited_starts?: Date[]
 }
 
 /** A venue reference on an event write: an id, or fields of a venue (reused by name, else created). */
@@ -120,7 +135,19 @@ export interface EventInput {
   tags?: TermRef[]
   /** Override the creation instant (seeding, imports); defaults to now. */
   created?: Date
+  /**
+   * Makes the event a series: RFC 5545 rules, rdates and exdates (`RecurrenceInput`, checked
+   * by the recurrence core; a refusal is a `CalValidationError` on `recurrence`). `start`/`end`
+   * give the first occurrence. `null` on an update makes a series a single event.
+   */
+  recurrence?: unknown
 }
+
+/**
+ * Which occurrences of a series a write on one of them changes: `this` one (an override, or an
+ * exception date on delete), this and the `following` ones (the series is split), or `all`.
+ */
+export type SeriesScope = 'this' | 'following' | 'all'
 
 /**
  * A partial update: absent fields stay unchanged; `null` clears an optional field (`venue: null`
@@ -189,4 +216,11 @@ export interface EventListFilter extends Page, ModifiedFilter {
   status?: PostStatus[]
   /** Sticky events first, then start, then id. */
   sticky_first?: boolean
+  /**
+   * Feeds (iCalendar): list each matching series once, as its own record (its first start,
+   * its rules, `edited_starts`) when it has an occurrence within the date bounds, instead of
+   * its occurrences; edited occurrences are listed as events. The page applies to the single
+   * events; the series come on top of it.
+   */
+  series_rows?: boolean
 }

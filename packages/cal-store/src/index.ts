@@ -47,6 +47,7 @@ export type {
   EventPatch,
   GeoFilter,
   OrganizerRef,
+  SeriesScope,
   TermRef,
   VenueRef,
 } from './event.js'
@@ -70,6 +71,7 @@ export {
   type CalChangeHook,
   type CalChangeRecords,
 } from './record-change.js'
+export type { RecurrenceInput } from './recurrence/index.js'
 export type {
   EventRepository,
   OrganizerRepository,
@@ -77,6 +79,8 @@ export type {
   VenueRepository,
 } from './repositories.js'
 export { type SeedDemoOptions, seedDemoCalendar } from './seed-demo-calendar.js'
+export { decodeOccurrenceId, isEventId, KEY_SPACE } from './series-ids.js'
+export { compileGiven as checkRecurrence } from './series-recurrence.js'
 export { POST_STATUSES, type PostStatus, type RecordKind } from './status.js'
 export type { Taxonomy, Term, TermInput, TermListFilter, TermOrderBy, TermPatch } from './term.js'
 export {

@@ -10,6 +10,7 @@ import { listSync } from './migrations/0010-list-sync.js'
 import { eventChangeLog } from './migrations/0011-event-change-log.js'
 import { revisionNotify } from './migrations/0012-revision-notify.js'
 import { changesFeed } from './migrations/0013-changes-feed.js'
+import { recurrence } from './migrations/0014-recurrence.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'cal_migration'
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0011_event_change_log': eventChangeLog,
   '0012_revision_notify': revisionNotify,
   '0013_changes_feed': changesFeed,
+  '0014_recurrence': recurrence,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

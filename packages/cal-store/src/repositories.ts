@@ -1,4 +1,4 @@
-import type { CalEvent, EventInput, EventListFilter, EventPatch } from './event.js'
+import type { CalEvent, EventInput, EventListFilter, EventPatch, SeriesScope } from './event.js'
 import type { Organizer, OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
 import type { ListResult } from './page.js'
 import type { Taxonomy, Term, TermInput, TermListFilter, TermPatch } from './term.js'
@@ -24,11 +24,25 @@ export interface EventRepository {
    * `ifSequence`, the update applies only if the event's `sequence` is still that (the patch was
    * computed from that read, e.g. wall times read in its zone); else `CalStaleReadError` and
    * nothing is written. The check runs under the row lock, so no write can slip in between.
+   * On an occurrence (a series' id names its first), `scope` says which occurrences change
+   * (default `this`, or `all` when the patch has `recurrence`); a change of the rule answers
+   * the occurrence ids of the overrides it dropped as `dropped_overrides`.
    */
-  update(id: number, patch: EventPatch, options?: { ifSequence?: number }): Promise<CalEvent>
-  /** Sets status `trash` and returns the event. Already trashed → `CalInTrashError`. */
-  trash(id: number): Promise<CalEvent>
-  /** The event with this id, in any status (trash included), or `undefined`. */
+  update(
+    id: number,
+    patch: EventPatch,
+    options?: { ifSequence?: number; scope?: SeriesScope },
+  ): Promise<CalEvent & { dropped_overrides?: number[] }>
+  /**
+   * Sets status `trash` and returns the event. Already trashed → `CalInTrashError`. On an
+   * occurrence, `scope` says which go (see {@link SeriesScope}; default `this`: an exception
+   * date of the series, answered as the occurrence was with status `trash`).
+   */
+  trash(id: number, options?: { scope?: SeriesScope }): Promise<CalEvent>
+  /**
+   * The event with this id, in any status (trash included), or `undefined`: a single event, a
+   * series (its first occurrence) or any occurrence of one by its id (`series-ids.ts`).
+   */
   get(id: number): Promise<CalEvent | undefined>
   /** The event with this slug, in any status, or `undefined`. */
   getBySlug(slug: string): Promise<CalEvent | undefined>

@@ -64,6 +64,20 @@ export interface EventTable {
   search_text: Generated<string>
   /** The event's category and tag ids, ascending; mirrors `cal_event_term` (triggers). */
   term_ids: Generated<number[]>
+  /** A series: its recurrence as JSON text (`RecurrenceInput`, normalised); else null. */
+  recurrence: Generated<string | null>
+  /** A series: its slot for occurrence ids (`series-ids.ts`); else null. */
+  series_slot: Generated<number | null>
+  /** An override: the key of the occurrence it replaces (its series is `post_parent`). */
+  occurrence_key: Generated<number | null>
+  /** An override: the occurrence's public id. */
+  occurrence_id: Generated<number | null>
+  /** An override: the original start of the occurrence it replaces (RECURRENCE-ID). */
+  occurrence_start: ColumnType<
+    Date | null,
+    RawBuilder<Date> | null | undefined,
+    RawBuilder<Date> | null
+  >
 }
 
 /** `cal_event_organizer`: event ↔ organizer, ordered by `position`. */

@@ -130,6 +130,8 @@ describe.each(testDatabases())('calendar store migrations on $name', ({ open }) 
     try {
       await migrateSingleFile(database)
       const now = new Date('2027-05-01T10:00:00Z')
+      // The migrations added since run once, on the old layout's schema.
+      await createCalStore(database).migrate()
       const old = createCalStore(database, { now: () => now })
       await seedDemoCalendar(old, { now })
       const { items } = await old.events.list({ limit: 2 })

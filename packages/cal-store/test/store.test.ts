@@ -610,7 +610,7 @@ describe.each(testDatabases())('cal store migrations on $name', ({ open }) => {
       }>`select name from cal_migration order by name`.execute(database.db)
       // Each once (the three runs raced), every one of them.
       expect(rows.map((r) => r.name)).toEqual(Object.keys(migrations).sort())
-      expect(rows.map((r) => r.name)).toContain('0012_revision_notify')
+      expect(rows.map((r) => r.name)).toContain('0014_recurrence')
       // pg_trgm is there on both engines (PGlite bundles it), so search has its index.
       const { rows: indexes } = await sql<{ indexname: string }>`
         select indexname from pg_indexes where tablename = 'cal_event'`.execute(database.db)

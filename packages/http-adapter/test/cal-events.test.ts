@@ -43,6 +43,11 @@ const EVENT_FIELDS = [
   'tags',
   'venue',
   'organizer',
+  // Recurring series (beyond the original v1): present on every event.
+  'post_parent',
+  'is_recurring',
+  'recurrence',
+  'occurrence_start_utc',
 ]
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 

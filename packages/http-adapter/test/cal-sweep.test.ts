@@ -93,6 +93,75 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
     await ics.arrayBuffer()
   }
 
+  it('hostile recurrence rules: accepted or refused naming recurrence, every read serves', async () => {
+    const rule = fc.oneof(
+      fc.constantFrom(
+        'FREQ=DAILY',
+        'FREQ=HOURLY',
+        'FREQ=YEARLY;COUNT=1000000000',
+        'FREQ=MONTHLY;BYSETPOS=-366;BYDAY=MO',
+        'FREQ=DAILY;UNTIL=99991231T235959Z',
+        'FREQ=YEARLY;BYDAY=-53MO',
+        'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30',
+        'FREQ=WEEKLY;BYDAY=TH;BYSETPOS=1,-1;INTERVAL=999',
+        'FREQ=DAILY;BYSECOND=1,2',
+        'FREQ=SECONDLY',
+        'FREQ=DAILY;COUNT=0',
+        'FREQ=DAILY;UNTIL=20000101',
+        'FREQ=DAILY;FOO=1',
+        'freq=daily;count=3',
+        'RRULE:FREQ=DAILY',
+        '',
+        ';;;',
+      ),
+      fc.string({ maxLength: 40 }),
+    )
+    const date = fc.constantFrom(
+      '2026-03-06 10:00:00',
+      '2026-03-08 02:30:00',
+      '1000-01-01 00:00:00',
+      '9999-12-31 23:59:59',
+      '2026-02-30 10:00:00',
+      'tomorrow',
+      '',
+    )
+    const recurrence = fc.oneof(
+      fc.record(
+        {
+          rules: fc.array(rule, { minLength: 1, maxLength: 11 }),
+          rdates: fc.array(date, { maxLength: 3 }),
+          exdates: fc.array(date, { maxLength: 3 }),
+        },
+        { requiredKeys: ['rules'] },
+      ),
+      fc.constantFrom(null, 'FREQ=DAILY', 42, [], {}, { rules: [] }, { rules: [1] }),
+    )
+    const zone = fc.constantFrom('UTC', 'America/New_York', 'Pacific/Apia', 'Etc/GMT+12')
+    await fc.assert(
+      fc.asyncProperty(recurrence, zone, fc.boolean(), async (rec, timezone, allDay) => {
+        const body = { title: 'Hostile', ...DAY, timezone, all_day: allDay, recurrence: rec }
+        const what = `POST ${JSON.stringify(body).slice(0, 300)}`
+        const began = performance.now()
+        const res = await t.call('POST', '/events', { body, token: true })
+        if (res.status === 201) {
+          await expectListsServe(what)
+          const far = await t.get('/events?start_date=2026-03-01&end_date=9999-12-31&per_page=50')
+          expect(far.status, what).toBe(200)
+          expect((await t.get(`/events/${res.body.id}`)).status, what).toBe(200)
+          const deep = await t.get(`/events?post_parent=${res.body.id}&page=5000&per_page=50`)
+          expect([200, 404], what).toContain(deep.status)
+          await t.call('DELETE', `/events/${res.body.id}?scope=all`, { token: true })
+        } else {
+          expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(400)
+          expect(Object.keys(res.body.data.params), what).toEqual(['recurrence'])
+        }
+        // A hang guard, not a benchmark (bench/series.ts measures): none takes seconds.
+        expect(performance.now() - began, what).toBeLessThan(10_000)
+      }),
+      { numRuns: RUNS * 5 },
+    )
+  }, 600_000)
+
   it('large arrays in event writes: stored ones never break a list, refusals name sent fields', async () => {
     const field = fc.constantFrom('tags', 'categories', 'organizer' as const)
     const size = fc.constantFrom(0, 1, 2, LIMIT - 1, LIMIT, LIMIT + 1, 10_001, 50_000)

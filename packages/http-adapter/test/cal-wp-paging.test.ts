@@ -112,5 +112,36 @@ describe.each(testDatabases())(
         expect(r.headers.has('Link'), list).toBe(false)
       }
     })
+
+    // Last: it adds a series to the calendar the tests above count.
+    it('pages the occurrences of a series like events, each once (a v1 client)', async () => {
+      const series = await t.store.events.create({
+        title: 'Weekly',
+        // Starts at the same instants as some single events: ties still page stably.
+        start: new Date('2026-04-01T10:00:00Z'),
+        end: new Date('2026-04-01T11:00:00Z'),
+        timezone: 'UTC',
+        recurrence: { rules: ['FREQ=WEEKLY;COUNT=10'] },
+      })
+      const wp = new WPAPI({ endpoint })
+      const events = eventsRoute(wp)
+      const seen: { id: number; start: string }[] = []
+      let request: ReturnType<typeof events> | undefined = events().perPage(9)
+      while (request) {
+        const body = await request.get()
+        expect(body._paging?.total).toBe(EVENTS + 10)
+        seen.push(
+          ...(body.events as { id: number; utc_start_date: string }[]).map((e) => ({
+            id: e.id,
+            start: e.utc_start_date,
+          })),
+        )
+        request = body._paging?.next
+      }
+      expect(seen).toHaveLength(EVENTS + 10)
+      expect(new Set(seen.map((e) => e.id)).size).toBe(EVENTS + 10)
+      expect(seen.map((e) => e.start)).toEqual(seen.map((e) => e.start).sort())
+      expect(seen.filter((e) => e.id === series.id)).toHaveLength(1)
+    })
   },
 )

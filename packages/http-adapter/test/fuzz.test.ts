@@ -248,6 +248,31 @@ const webhookEvents = fc.oneof(
   fc.constant(Array.from({ length: 101 }, () => 'event.created')),
 )
 const webhookish = fc.oneof(webhookUrl, webhookEvents)
+/** Recurrence values: hostile but valid rules, refusals, wrong shapes (issue #29). */
+const recurrenceish = fc.oneof(
+  fc.record({
+    rules: fc.array(
+      fc.oneof(
+        fc.constantFrom(
+          'FREQ=DAILY',
+          'FREQ=YEARLY;COUNT=1000000000',
+          'FREQ=MONTHLY;BYSETPOS=-366;BYDAY=MO',
+          'FREQ=DAILY;UNTIL=99991231T235959Z',
+          'FREQ=YEARLY;BYDAY=-53MO',
+          'FREQ=MINUTELY',
+          'FREQ=DAILY;BYSECOND=1,2',
+        ),
+        nasty,
+      ),
+      { maxLength: 12 },
+    ),
+    exdates: fc.oneof(
+      dateBank.map((d) => [d]),
+      bigArray,
+    ),
+  }),
+  fc.constantFrom('this', 'following', 'all', 'FREQ=DAILY'),
+)
 const jsonish = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
   fc.dictionary(
@@ -273,10 +298,12 @@ const jsonish = fc.oneof(
       'status',
       'url',
       'events',
+      'recurrence',
+      'scope',
       '__proto__',
       'constructor',
     ),
-    fc.oneof(fc.jsonValue({ maxDepth: 2 }), nasty, bigArray, webhookish),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), nasty, bigArray, webhookish, recurrenceish),
   ),
   fc.record({ url: fc.oneof(webhookUrl, nasty), events: fc.oneof(webhookEvents, nasty) }),
   fc.constant(deep(500)),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { BEFORE_ANY_DATE } from '../date-range.js'
+import type { EventListFilter } from '../event.js'
 import type { BoundOp } from '../event-list-scan.js'
 import { checkDate } from '../input-guard.js'
 import type { CalDb } from '../store-context.js'
@@ -13,7 +14,7 @@ export interface DateBound {
   at: Date
 }
 
-interface DateBounds {
+export interface DateBounds {
   bounds: DateBound[]
   /** Latest "ends at or after" bound (for the start-index bound of a window). */
   endsFrom?: Date
@@ -44,9 +45,28 @@ async function earliestPossibleStart(db: CalDb, endsFrom: Date): Promise<Date | 
 }
 
 /**
- * The overlap window (`window`: ends at or after its start, starts at or before its end) and
- * the four exclusive bounds; an `include` list sets them all aside.
+ * The date bounds of `filter`: the overlap window (ends at or after its start, starts at or
+ * before its end) and the four exclusive bounds; `undefined` when there are none or an
+ * `include` list sets them aside. Series occurrences are placed by the same bounds
+ * (`series-list.ts`).
  */
+export function dateBoundsOf(filter: EventListFilter): DateBounds | undefined {
+  if (filter.include !== undefined) return undefined
+  const { window } = filter
+  const bounds: DateBound[] = []
+  const bound = (column: DateBound['column'], op: BoundOp, at?: Date) => {
+    if (at) bounds.push({ column, op, at })
+  }
+  bound('end', '>=', window?.start)
+  bound('start', '<=', window?.end)
+  bound('start', '<', filter.starts_before)
+  bound('start', '>', filter.starts_after)
+  bound('end', '<', filter.ends_before)
+  bound('end', '>', filter.ends_after)
+  return bounds.length ? { bounds, endsFrom: latest(window?.start, filter.ends_after) } : undefined
+}
+
+/** The date bounds ({@link dateBoundsOf}) as a list filter. */
 export const dates = defineFilter<DateBounds>({
   name: 'dates',
   check(filter) {
@@ -54,23 +74,7 @@ export const dates = defineFilter<DateBounds>({
     checkDate(filter.window?.end, 'end_date')
     for (const field of FIELDS) checkDate(filter[field], field)
   },
-  resolve(filter) {
-    if (filter.include !== undefined) return undefined
-    const { window } = filter
-    const bounds: DateBound[] = []
-    const bound = (column: DateBound['column'], op: BoundOp, at?: Date) => {
-      if (at) bounds.push({ column, op, at })
-    }
-    bound('end', '>=', window?.start)
-    bound('start', '<=', window?.end)
-    bound('start', '<', filter.starts_before)
-    bound('start', '>', filter.starts_after)
-    bound('end', '<', filter.ends_before)
-    bound('end', '>', filter.ends_after)
-    return bounds.length
-      ? { bounds, endsFrom: latest(window?.start, filter.ends_after) }
-      : undefined
-  },
+  resolve: dateBoundsOf,
   async where({ bounds, endsFrom }, { eb, db }) {
     const conditions = bounds.map(({ column, op, at }) =>
       eb(column === 'start' ? 'e.start_utc' : 'e.end_utc', op, timestampParam(at)),

@@ -50,7 +50,7 @@ export const changesFeed: Migration = {
         xid text not null,
         revision bigint,
         kind text not null,
-        record_id integer not null,
+        record_id bigint not null,
         before_status text,
         after_status text,
         modified timestamptz not null,
@@ -84,55 +84,38 @@ export const changesFeed: Migration = {
         kind text := tg_argv[0];
         status text := tg_argv[1];
         modified text := tg_argv[2];
+        -- The record's public id (an edited occurrence's is not its row id: see 0014).
+        id text := coalesce(tg_argv[3], 'r.id');
       begin
         -- EXECUTE: planned afresh each statement (see 0003), transition tables stay visible.
         if tg_op = 'INSERT' then
           execute format($q$ insert into cal_change
               (xid, kind, record_id, before_status, after_status, modified)
-            select pg_current_xact_id()::text, %s, r.id, null, %s, %s from cal_new r $q$,
-            kind, status, modified);
+            select pg_current_xact_id()::text, %s, %s, null, %s, %s from cal_new r $q$,
+            kind, id, status, modified);
         elsif tg_op = 'DELETE' then
           execute format($q$ insert into cal_change
               (xid, kind, record_id, before_status, after_status, modified)
-            select pg_current_xact_id()::text, %s, r.id, %s, null, now() from cal_old r $q$,
-            kind, status);
+            select pg_current_xact_id()::text, %s, %s, %s, null, now() from cal_old r $q$,
+            kind, id, status);
         else
           execute format($q$ insert into cal_change
               (xid, kind, record_id, before_status, after_status, modified)
-            select pg_current_xact_id()::text, n.kind, n.id, o.status, n.status, n.modified
+            select pg_current_xact_id()::text, n.kind, n.record_id, o.status, n.status, n.modified
             from (select r.id, %s as status from cal_old r) o
-            join (select r.id, %s as kind, %s as status, %s as modified from cal_new r) n
+            join (select r.id, %s as record_id, %s as kind, %s as status, %s as modified
+              from cal_new r) n
               on n.id = o.id $q$,
-            status, kind, status, modified);
+            status, id, kind, status, modified);
         end if;
         return null;
       end $$`.execute(db)
     for (const [table, kind, status, modified] of FED_TABLES) {
-      for (const [suffix, event] of REVISION_TRIGGERS) {
-        const rows =
-          event === 'insert'
-            ? 'new table as cal_new'
-            : event === 'delete'
-              ? 'old table as cal_old'
-              : 'old table as cal_old new table as cal_new'
-        await sql`create trigger ${sql.id(`${table}_feed_${suffix}`)}
-          after ${sql.raw(event)} on ${sql.table(table)}
-          referencing ${sql.raw(rows)}
-          for each statement execute function cal_note_change(
-            ${sql.lit(kind)}, ${sql.lit(status)}, ${sql.lit(modified)})`.execute(db)
-      }
+      await createFeedTriggers(db, table, kind, status, modified)
     }
 
     // An event's organizer links are part of the event: their change is the event's update.
-    await sql`create function cal_note_link_change() returns trigger language plpgsql as $$
-      begin
-        execute $q$ insert into cal_change
-            (xid, kind, record_id, before_status, after_status, modified)
-          select pg_current_xact_id()::text, 'event', e.id, e.status, e.status, e.modified
-          from (select distinct event_id from cal_links) l join cal_event e on e.id = l.event_id
-          $q$;
-        return null;
-      end $$`.execute(db)
+    await createLinkChangeFunction(db)
     for (const [suffix, event, rows] of REVISION_TRIGGERS) {
       await sql`create trigger ${sql.id(`cal_event_organizer_feed_${suffix}`)}
         after ${sql.raw(event)} on cal_event_organizer
@@ -189,4 +172,52 @@ export const changesFeed: Migration = {
     await sql`drop table cal_change`.execute(db)
     await sql`drop table cal_sync`.execute(db)
   },
+}
+
+/**
+ * The feed's statement triggers on `table` (dropping those of the same names first): each
+ * notes the rows its statement touched, naming each record by `id` (an expression over the
+ * transition row `r`) with its kind, status and stamp.
+ */
+export async function createFeedTriggers(
+  db: AnyDb,
+  table: string,
+  kind: string,
+  status: string,
+  modified: string,
+  id = 'r.id',
+): Promise<void> {
+  for (const [suffix, event] of REVISION_TRIGGERS) {
+    const rows =
+      event === 'insert'
+        ? 'new table as cal_new'
+        : event === 'delete'
+          ? 'old table as cal_old'
+          : 'old table as cal_old new table as cal_new'
+    const name = sql.id(`${table}_feed_${suffix}`)
+    await sql`drop trigger if exists ${name} on ${sql.table(table)}`.execute(db)
+    await sql`create trigger ${name}
+      after ${sql.raw(event)} on ${sql.table(table)}
+      referencing ${sql.raw(rows)}
+      for each statement execute function cal_note_change(
+        ${sql.lit(kind)}, ${sql.lit(status)}, ${sql.lit(modified)}, ${sql.lit(id)})`.execute(db)
+  }
+}
+
+/**
+ * `cal_note_link_change()`: a statement on `cal_event_organizer` notes each linked event as
+ * updated, named by `id` (an expression over the event row `e`).
+ */
+export async function createLinkChangeFunction(db: AnyDb, id = 'e.id'): Promise<void> {
+  await sql`create or replace function cal_note_link_change() returns trigger
+    language plpgsql as $$
+      begin
+        execute $q$ insert into cal_change
+            (xid, kind, record_id, before_status, after_status, modified)
+          select pg_current_xact_id()::text, 'event', ${sql.raw(id)}, e.status, e.status,
+            e.modified
+          from (select distinct event_id from cal_links) l join cal_event e on e.id = l.event_id
+          $q$;
+        return null;
+      end $$`.execute(db)
 }

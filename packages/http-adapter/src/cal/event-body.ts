@@ -13,7 +13,7 @@ import {
   writableStatus,
 } from './body-fields.js'
 import { organizerCreateBody } from './organizer-body.js'
-import { MAX_ID } from './request-schemas.js'
+import { MAX_ID, seriesScope } from './request-schemas.js'
 import { venueCreateBody } from './venue-body.js'
 
 const organizerRef = z.union([bodyId, organizerCreateBody])
@@ -28,7 +28,36 @@ const termRefs = z
   .nullable()
   .optional()
 
+/**
+ * A series' recurrence: the shape here (for the document and early size limits); what the
+ * rules say is checked by the store's recurrence core, whose refusals name `recurrence` too.
+ */
+const recurrence = z
+  .looseObject({
+    rules: z
+      .array(z.string().max(1000))
+      .min(1)
+      .max(10)
+      .describe('RFC 5545 RRULE values without the RRULE: prefix (1 to 10)'),
+    rdates: z
+      .array(z.string().max(40))
+      .max(1000)
+      .optional()
+      .describe("Extra occurrences, 'YYYY-MM-DD HH:MM:SS' in the event's zone"),
+    exdates: z
+      .array(z.string().max(40))
+      .max(1000)
+      .optional()
+      .describe(
+        "Removed occurrences (their original start), 'YYYY-MM-DD HH:MM:SS' in the event's zone",
+      ),
+  })
+  .nullable()
+  .optional()
+  .describe('Makes the event a recurring series; null makes a series a single event')
+
 const eventFields = {
+  recurrence,
   description: optionalText,
   excerpt: optionalText,
   slug: slugText,
@@ -76,6 +105,7 @@ export const eventCreateBody = z.object({
 /** Body of an event update (POST/PUT/PATCH): every field optional, `null` clears. */
 export const eventUpdateBody = z.object({
   title: z.string().trim().min(1, 'must not be empty').optional(),
+  scope: seriesScope.optional(),
   start_date: dateText.optional(),
   end_date: dateText.optional(),
   ...eventFields,

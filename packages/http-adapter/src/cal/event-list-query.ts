@@ -5,7 +5,14 @@ import type { CalContext } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
 import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { type DateInput, isDateInput, parseDateInput, readDateInput } from './parse-date-input.js'
-import { idList, idParam, pagingQuery, queryBoolean, stringList } from './request-schemas.js'
+import {
+  eventIdList,
+  idList,
+  idParam,
+  pagingQuery,
+  queryBoolean,
+  stringList,
+} from './request-schemas.js'
 import { fieldsQuery } from './sparse-fields.js'
 import { statusQuery } from './status-query.js'
 
@@ -50,8 +57,12 @@ export const eventListQuery = z.object({
   organizer: idList.optional().describe('Organizer ids (any of)'),
   featured: queryBoolean.optional().describe('Only featured (true) or non-featured (false) events'),
   ticketed: queryBoolean.optional().describe('Only ticketed (true) or non-ticketed (false) events'),
-  include: idList.optional().describe('Only these event ids; date filters are ignored'),
-  post_parent: idParam.optional().describe('Only events of this recurring-series parent'),
+  include: eventIdList
+    .optional()
+    .describe('Only these event ids (occurrence ids too); date filters are ignored'),
+  post_parent: idParam
+    .optional()
+    .describe('Only events whose post_parent is this id: the occurrences of this series'),
   geoloc: queryBoolean.optional().describe('true: only events whose venue has coordinates'),
   geoloc_lat: coordinate(90).optional().describe('Latitude of the centre (with geoloc_lng)'),
   geoloc_lng: coordinate(180).optional().describe('Longitude of the centre (with geoloc_lat)'),

@@ -1,4 +1,10 @@
-import { type CalEvent, type CalReader, CalStaleReadError, type EventListFilter } from '@cal/store'
+import {
+  type CalEvent,
+  type CalReader,
+  CalStaleReadError,
+  type EventListFilter,
+  type SeriesScope,
+} from '@cal/store'
 import { z } from 'zod'
 import { jsonResponse, measuredResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
@@ -20,7 +26,7 @@ import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
 import { listAnswer } from './list-response.js'
 import type { RenderContext } from './render-context.js'
 import { loadRelations, renderEvent } from './render-event.js'
-import { paging, pathId, storableId } from './request-schemas.js'
+import { paging, pathId, seriesScope, storableEventId } from './request-schemas.js'
 import { errorResponses, eventRecord, listEnvelope } from './response-schemas.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
 import { resolveStatuses } from './status-query.js'
@@ -30,6 +36,7 @@ const STALE_READ_ATTEMPTS = 5
 
 const byId = z.object({ id: pathId.describe('Event id') })
 const bySlug = z.object({ slug: z.string().min(1).describe('Event slug') })
+const writeQuery = z.object({ scope: seriesScope.optional() })
 const readQuery = z.object({
   password: z.string().optional().describe('The event password, for a password-protected event'),
   ...fieldsQuery,
@@ -50,7 +57,13 @@ async function eventFeed(
   filter: EventListFilter,
   url: URL,
 ): Promise<Response> {
-  const result = await reader.events.list({ ...filter, limit: ICAL_MAX_EVENTS, offset: 0 })
+  // Each series once, with its rules; its edited occurrences as events of their own.
+  const result = await reader.events.list({
+    ...filter,
+    limit: ICAL_MAX_EVENTS,
+    offset: 0,
+    series_rows: true,
+  })
   const relations = await loadRelations(ctx.store, result.items)
   const render = renderFor(ctx, url, filter.privileged === true)
   const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
@@ -93,8 +106,10 @@ export function eventRoutes(ctx: CalContext): Route[] {
     body: z.output<typeof eventUpdateBody>,
     request: Request,
     url: URL,
+    queryScope?: SeriesScope,
   ) => {
     checkEventBody(body, ctx.timezone, ctx.now())
+    const scope = body.scope ?? queryScope
     requireToken(ctx, request)
     // Dates given without a zone are read in the event's zone, and a zone change keeps the
     // other wall time: such a patch is only right for the read it was computed from, so the
@@ -106,12 +121,16 @@ export function eventRoutes(ctx: CalContext): Route[] {
       if (!existing) throw notFound('event', key)
       const patch = toEventPatch(body, { serviceZone: ctx.timezone, now: ctx.now(), existing })
       try {
-        const event = await store.events.update(
-          existing.id,
-          patch,
-          readDependent ? { ifSequence: existing.sequence } : undefined,
+        const event = await store.events.update(existing.id, patch, {
+          ...(readDependent && { ifSequence: existing.sequence }),
+          ...(scope && { scope }),
+        })
+        const rendered = await renderOne(ctx, event, renderFor(ctx, url, true))
+        return jsonResponse(
+          event.dropped_overrides
+            ? { ...rendered, dropped_overrides: event.dropped_overrides }
+            : rendered,
         )
-        return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, true)))
       } catch (error) {
         if (!(error instanceof CalStaleReadError)) throw error
         if (attempt >= STALE_READ_ATTEMPTS) throw updateConflict()
@@ -124,11 +143,12 @@ export function eventRoutes(ctx: CalContext): Route[] {
     key: number | string,
     request: Request,
     url: URL,
+    scope?: SeriesScope,
   ) => {
     requireToken(ctx, request)
     const existing = await find()
     if (!existing) throw notFound('event', key)
-    const event = await store.events.trash(existing.id)
+    const event = await store.events.trash(existing.id, scope ? { scope } : undefined)
     return jsonResponse(await renderOne(ctx, event, renderFor(ctx, url, true)))
   }
 
@@ -147,22 +167,24 @@ export function eventRoutes(ctx: CalContext): Route[] {
           ...errorResponses([400, 401, 404]),
         },
         params,
+        query: writeQuery,
         body: objectBody(eventUpdateBody),
-        handle: ({ params: p, body, request, url }) =>
-          update(() => find(p), 'id' in p ? p.id : p.slug, body, request, url),
+        handle: ({ params: p, query, body, request, url }) =>
+          update(() => find(p), 'id' in p ? p.id : p.slug, body, request, url, query.scope),
       }),
     ),
     route({
       method: 'DELETE',
       path,
-      summary: 'Move an event to the trash',
+      summary: 'Move an event to the trash (an occurrence: by scope)',
       responses: {
         200: { description: 'The trashed event', schema: eventRecord },
         ...errorResponses([401, 404, 410]),
       },
       params,
-      handle: ({ params: p, request, url }) =>
-        remove(() => find(p), 'id' in p ? p.id : p.slug, request, url),
+      query: writeQuery,
+      handle: ({ params: p, query, request, url }) =>
+        remove(() => find(p), 'id' in p ? p.id : p.slug, request, url, query.scope),
     }),
   ]
 
@@ -171,7 +193,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
 
   const findById = async (p: { id: number } | { slug: string }) =>
     'id' in p
-      ? storableId(p.id)
+      ? storableEventId(p.id)
         ? store.events.get(p.id)
         : undefined
       : store.events.getBySlug(p.slug)
@@ -274,7 +296,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
       query: readQuery,
       handle: async ({ params, query, request, url }) =>
         read(
-          storableId(params.id) ? await store.events.get(params.id) : undefined,
+          storableEventId(params.id) ? await store.events.get(params.id) : undefined,
           params.id,
           request,
           url,

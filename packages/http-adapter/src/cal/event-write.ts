@@ -1,6 +1,7 @@
 import type { CalEvent, EventInput, EventPatch } from '@cal/store'
 import {
   checkEventLinks,
+  checkRecurrence,
   EVENT_FLAGS,
   eventTimes,
   fromLocalDateTime,
@@ -28,7 +29,12 @@ export function checkEventBody(body: EventBody, serviceZone: string, now: Date):
   const end =
     body.end_date === undefined ? undefined : readDateInput(body.end_date, zone, now, 'end_date')
   if (!start || !end || !isValidTimeZone(zone)) return
-  eventTimes(start.instant, end.instant, zone, body.all_day === true)
+  const times = eventTimes(start.instant, end.instant, zone, body.all_day === true)
+  // The rule is checked against the first occurrence the body gives (an update without dates
+  // is checked by the store against the stored ones).
+  if (body.recurrence !== undefined && body.recurrence !== null) {
+    checkRecurrence(body.recurrence, { ...times, timezone: zone, all_day: body.all_day === true })
+  }
 }
 
 /**
@@ -65,6 +71,7 @@ export function toEventPatch(
     'image',
     ...EVENT_FLAGS,
     'post_parent',
+    'recurrence',
   ] as const
   for (const key of copy) {
     if (body[key] !== undefined) (patch as Record<string, unknown>)[key] = body[key]

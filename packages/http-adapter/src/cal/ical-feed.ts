@@ -1,4 +1,10 @@
-import type { CalEvent, PostStatus } from '@cal/store'
+import {
+  type CalEvent,
+  checkRecurrence,
+  formatLocalDateTime,
+  type PostStatus,
+  type RecurrenceInput,
+} from '@cal/store'
 import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
 import { Temporal } from 'temporal-polyfill'
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library'
@@ -38,8 +44,63 @@ export function vtimezone(zone: string): string | null {
     .replace(/^X-LIC-LOCATION:.*$/m, `X-LIC-LOCATION:${zone}`)
 }
 
-/** The stable UID of an event: its id on this host (ids never change or get reused). */
-export const eventUid = (event: CalEvent, ctx: RenderContext) => `cal-event-${event.id}@${ctx.host}`
+/**
+ * The stable UID of an event: its id on this host (ids never change or get reused). An edited
+ * occurrence shares its series' UID (RFC 5545: told apart by its RECURRENCE-ID).
+ */
+export const eventUid = (event: CalEvent, ctx: RenderContext) =>
+  `cal-event-${event.edited ? event.post_parent : event.id}@${ctx.host}`
+
+/**
+ * The RRULE/RDATE/EXDATE lines of a series' own record (`series_rows`): its rules, plus an
+ * EXDATE for each edited occurrence the feed does not carry (filtered out, or moved out of the
+ * window), so that a client expanding the feed sees exactly the listed occurrences.
+ */
+function seriesLines(series: CalEvent, carried: ReadonlySet<number>): string {
+  const recurrence = series.recurrence as RecurrenceInput
+  const walls = (series.edited_starts ?? [])
+    .filter((at) => !carried.has(at.getTime()))
+    .map((at) => {
+      const wall = formatLocalDateTime(at, series.timezone)
+      return series.all_day ? wall.slice(0, 10) : wall
+    })
+  const input = { ...recurrence, exdates: [...(recurrence.exdates ?? []), ...walls] }
+  const shape = {
+    start: series.start,
+    end: series.end,
+    timezone: series.timezone,
+    all_day: series.all_day,
+  }
+  return checkRecurrence(input, shape).icalLines().join('\n')
+}
+
+/** How an event is written: a single one, a series with its rules, or an edited occurrence. */
+function recurrenceData(
+  event: CalEvent,
+  carried: ReadonlyMap<number, Set<number>>,
+): Pick<ICalEventData, 'repeating' | 'recurrenceId' | 'x'> {
+  if (event.edited && event.occurrence_start) {
+    const at = event.occurrence_start
+    if (event.all_day) {
+      // A date, as the series' DTSTART (the library writes RECURRENCE-ID as a date-time only;
+      // its x-properties given as pairs are written as they are).
+      const day = allDayDates({ ...event, start: at, end: at })
+        .start.toString()
+        .replace(/-/g, '')
+      return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
+    }
+    if (vtimezone(event.timezone) === null) return { recurrenceId: at }
+    return {
+      recurrenceId: Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(
+        event.timezone,
+      ),
+    }
+  }
+  if (event.recurrence && event.edited_starts) {
+    return { repeating: seriesLines(event, carried.get(event.id) ?? new Set()) }
+  }
+  return {}
+}
 
 /** An all-day event's day range: its first day, and the day after its last (DTEND is exclusive). */
 function allDayDates(event: CalEvent) {
@@ -94,6 +155,14 @@ export function eventsCalendar(
     prodId: { company: ctx.host, product: 'cal-events', language: 'EN' },
     timezone: { name: null, generator: vtimezone },
   })
+  // The edited occurrences each series' VEVENT is followed by (by original start).
+  const carried = new Map<number, Set<number>>()
+  for (const event of events) {
+    if (!event.edited || !event.occurrence_start || event.post_parent === null) continue
+    const starts = carried.get(event.post_parent) ?? new Set<number>()
+    starts.add(event.occurrence_start.getTime())
+    carried.set(event.post_parent, starts)
+  }
   for (const event of events) {
     const organizer = event.organizer_ids
       .map((id) => relations.organizers.get(id))
@@ -102,6 +171,7 @@ export function eventsCalendar(
       id: eventUid(event, ctx),
       sequence: event.sequence,
       ...times(event),
+      ...recurrenceData(event, carried),
       summary: event.title,
       description: event.password_protected ? null : event.description || null,
       location: location(event, relations),

@@ -109,5 +109,12 @@ export function renderEvent(
       const organizer = relations.organizers.get(id)
       return organizer ? [renderOrganizer(organizer, ctx)] : []
     }),
+    // Recurrence (beyond the original v1): an occurrence names its series as post_parent.
+    post_parent: event.post_parent ?? 0,
+    is_recurring: event.recurrence != null,
+    recurrence: event.recurrence ?? null,
+    occurrence_start_utc: event.occurrence_start
+      ? zonedDate(event.occurrence_start, 'UTC').text
+      : null,
   }
 }

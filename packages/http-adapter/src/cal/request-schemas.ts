@@ -1,3 +1,4 @@
+import { isEventId } from '@cal/store'
 import { z } from 'zod'
 
 /** A query flag: `true`/`false`/`1`/`0` (any case). */
@@ -41,6 +42,29 @@ export const storableId = (id: number) => Number.isInteger(id) && id >= 1 && id 
 
 /** A list of positive integer ids (comma-separated or repeated). */
 export const idList = stringList.pipe(z.array(idParam))
+
+/**
+ * An event id in a query: a serial id or an occurrence id of a recurring series (up to
+ * 2^53, see `@cal/store`'s `series-ids.ts`).
+ */
+export const eventIdParam = z
+  .string()
+  .regex(/^\d{1,16}$/, 'must be a positive integer id')
+  .transform(Number)
+  .refine(isEventId, 'must be an event id')
+
+/** A list of event ids (comma-separated or repeated). */
+export const eventIdList = stringList.pipe(z.array(eventIdParam))
+
+/** Whether an id can name an event: a serial id, or an occurrence id of a series. */
+export const storableEventId = (id: number) => isEventId(id)
+
+/** `scope` of a write on an occurrence of a recurring series. */
+export const seriesScope = z
+  .enum(['this', 'following', 'all'])
+  .describe(
+    'On an occurrence of a recurring series: this one (default), this and the following ones (the series is split), or all',
+  )
 
 /**
  * A page number past which no list can have rows: ids are PostgreSQL `integer`s, so no table

@@ -120,6 +120,23 @@ export const eventRecord = z.strictObject({
   tags: z.array(termRecord),
   venue: z.union([venueRecord, z.array(z.never()).length(0)]),
   organizer: z.array(organizerRecord),
+  post_parent: z.number().int().describe('The series of an occurrence (0: none)'),
+  is_recurring: z.boolean().describe('True for every occurrence of a recurring series'),
+  recurrence: z
+    .strictObject({
+      rules: z.array(z.string()),
+      rdates: z.array(z.string()).optional(),
+      exdates: z.array(z.string()).optional(),
+    })
+    .nullable()
+    .describe("The series' rules (null for a single event)"),
+  occurrence_start_utc: dateTime
+    .nullable()
+    .describe("An occurrence's original start in UTC (its RECURRENCE-ID); null for a single event"),
+  dropped_overrides: z
+    .array(z.number().int())
+    .optional()
+    .describe('On an update that changed the rule: ids of edited occurrences it removed'),
 })
 
 /** A list envelope with its records under `key`. */

@@ -1,0 +1,390 @@
+import { expressionBuilder, sql } from 'kysely'
+import type { CalEvent, EventListFilter } from './event.js'
+import { type DateBound, dateBoundsOf } from './event-filters/dates.js'
+import type { EventListTables, SqlContext } from './event-filters/event-filter.js'
+import type { IdPage } from './event-list.js'
+import type { EventListPlan } from './event-list-plan.js'
+import { readEventsByRow } from './event-rows.js'
+import { validIds } from './id-list.js'
+import { firstKey, occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
+import { decodeOccurrenceId, isEventId, occurrenceId } from './series-ids.js'
+import type { Occurrence, Recurrence } from './series-recurrence.js'
+import type { CalDb } from './store-context.js'
+
+/** Before and after every instant a list can hold (years 999 and 10000, in ms). */
+const MIN_MS = Date.UTC(999, 0, 1)
+const MAX_MS = Date.UTC(10000, 1, 1)
+
+/**
+ * An all-day occurrence ends at 23:59:59 of its last day on the wall clock: in UTC its length
+ * varies with the zone's offset changes (an hour for DST, a day for Samoa's 2011). Its end
+ * bounds are decided exactly for the occurrences within this much of them.
+ */
+const ALL_DAY_SLACK_MS = 48 * 3600_000
+
+/**
+ * Below `enumerateHead` (head of the list × series), a page is made from each series' first
+ * occurrences instead of the search by time. Tests lower it to run the search on small lists.
+ */
+export const seriesListTuning = { enumerateHead: 2000 }
+
+/** Filters placing occurrences by their own start, end and id, not by the series row. */
+const OCCURRENCE_FILTERS = new Set(['dates', 'include', 'post_parent'])
+
+/** A series row a list filter matched, with what placing its occurrences needs. */
+export interface SeriesRow {
+  id: number
+  recurrence: string | null
+  start_utc: Date
+  end_utc: Date
+  timezone: string
+  all_day: boolean
+  series_slot: number | null
+  /** Keys of its edited occurrences: their override rows are listed as single events. */
+  override_keys: number[]
+}
+
+/**
+ * The series whose own fields match every filter of `plan` but the ones that place
+ * occurrences (dates, include, post_parent): the same filter modules as every list, run as SQL
+ * over the series rows (one partial index). `include` and `post_parent` narrow the series here
+ * too; the occurrences are picked by {@link listWithSeries}.
+ */
+export async function matchingSeries(
+  db: CalDb,
+  plan: EventListPlan,
+  filter: EventListFilter,
+): Promise<SeriesRow[]> {
+  const context: SqlContext = { eb: expressionBuilder<EventListTables, 'e'>(), db }
+  let q = db.selectFrom('cal_event as e').where('e.recurrence', 'is not', null)
+  for (const f of plan.filters) {
+    if (!OCCURRENCE_FILTERS.has(f.name)) q = q.where(await f.where(context))
+  }
+  if (filter.include !== undefined) {
+    const ids = filter.include.filter(isEventId)
+    const serial = validIds(ids)
+    const slots = ids.flatMap((id) => decodeOccurrenceId(id)?.slot ?? [])
+    q = q.where(
+      sql<boolean>`(e.id = any(${serial}::integer[]) or e.series_slot = any(${slots}::integer[]))`,
+    )
+  }
+  if (filter.post_parent !== undefined) q = q.where('e.id', '=', filter.post_parent)
+  return q
+    .select([
+      'e.id',
+      'e.recurrence',
+      'e.start_utc',
+      'e.end_utc',
+      'e.timezone',
+      'e.all_day',
+      'e.series_slot',
+      sql<number[]>`array(select o.occurrence_key from cal_event o
+        where o.post_parent = e.id and o.occurrence_key is not null)`.as('override_keys'),
+    ])
+    .execute()
+}
+
+/** The occurrences of one series a list shows, by start. */
+interface Stream {
+  row: SeriesRow
+  /** No occurrence it lists starts before this (ms). */
+  floor: number
+  /** How many have their start in [a, b] (ms). */
+  count(a: number, b: number): number
+  /** Those with their start in [a, b], by start then key. */
+  list(a: number, b: number): Occurrence[]
+  /** The first `m` of them (all bounds met), by start then key. */
+  first(m: number): Occurrence[]
+}
+
+const byStart = (x: Occurrence, y: Occurrence) => x.startMs - y.startMs || x.key - y.key
+
+/** How many of the ascending `values` lie in [a, b]. */
+function countIn(values: readonly number[], a: number, b: number): number {
+  return a > b ? 0 : lowerBound(values, b + 1) - lowerBound(values, a)
+}
+
+/** The first index of the ascending `values` whose value is ≥ `x`. */
+function lowerBound(values: readonly number[], x: number): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((values[mid] as number) < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Whether `o` meets every date bound (the `dates` filter's rule, on one occurrence). */
+function meets(o: Occurrence, bounds: readonly DateBound[]): boolean {
+  for (const { column, op, at } of bounds) {
+    const v = column === 'start' ? o.startMs : o.endMs
+    const t = at.getTime()
+    if (op === '<' ? !(v < t) : op === '<=' ? !(v <= t) : op === '>' ? !(v > t) : !(v >= t)) {
+      return false
+    }
+  }
+  return true
+}
+
+/**
+ * The occurrences of a series within date bounds, counted by the core (never enumerated): every
+ * bound becomes a range of starts, since an occurrence ends its duration after it starts. The
+ * few all-day occurrences near an end bound, whose length in UTC varies, are listed and
+ * tested one by one. Edited occurrences are left out (their rows are listed as events).
+ */
+function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBound[]): Stream {
+  const duration = row.end_utc.getTime() - row.start_utc.getTime()
+  const slack = row.all_day ? ALL_DAY_SLACK_MS : 0
+  const [dMin, dMax] = [duration - slack, duration + slack]
+  // Possible starts [pLo, pHi]; starts certain to meet the end bounds [cLo, cHi].
+  let [pLo, pHi, cLo, cHi] = [MIN_MS, MAX_MS, MIN_MS, MAX_MS]
+  for (const { column, op, at } of bounds) {
+    // Instants are whole milliseconds: an open bound is the closed one a millisecond in.
+    const t = at.getTime() + (op === '>' ? 1 : op === '<' ? -1 : 0)
+    const lower = op === '>' || op === '>='
+    if (column === 'start') {
+      if (lower) [pLo, cLo] = [Math.max(pLo, t), Math.max(cLo, t)]
+      else [pHi, cHi] = [Math.min(pHi, t), Math.min(cHi, t)]
+    } else if (lower) [pLo, cLo] = [Math.max(pLo, t - dMax), Math.max(cLo, t - dMin)]
+    else [pHi, cHi] = [Math.min(pHi, t - dMin), Math.min(cHi, t - dMax)]
+  }
+  cLo = Math.max(cLo, pLo)
+  cHi = Math.min(cHi, pHi)
+  const overridden = new Set(row.override_keys.map(Number))
+  const overriddenStarts = [...overridden]
+    .flatMap((k) => rec.byKey(k)?.startMs ?? [])
+    .sort((a, b) => a - b)
+  const keep = (o: Occurrence) => !overridden.has(o.key) && meets(o, bounds)
+  const edges =
+    slack === 0
+      ? []
+      : cLo > cHi
+        ? rec.between(pLo, pHi).filter(keep)
+        : [...rec.between(pLo, cLo - 1), ...rec.between(cHi + 1, pHi)].filter(keep)
+  const edgeStarts = edges.map((o) => o.startMs)
+  return {
+    row,
+    floor: pLo,
+    count(a, b) {
+      const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
+      const certain = lo <= hi ? rec.count(lo, hi) - countIn(overriddenStarts, lo, hi) : 0
+      return certain + countIn(edgeStarts, a, b)
+    },
+    list(a, b) {
+      const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
+      const certain =
+        lo <= hi
+          ? rec.between(lo, hi, 10_000 + overridden.size).filter((o) => !overridden.has(o.key))
+          : []
+      const near = edges.filter((o) => o.startMs >= a && o.startMs <= b)
+      return [...certain, ...near].sort(byStart)
+    },
+    first(m) {
+      const certain =
+        cLo <= cHi
+          ? rec.between(cLo, cHi, m + overridden.size).filter((o) => !overridden.has(o.key))
+          : []
+      return [...certain, ...edges].sort(byStart).slice(0, m)
+    },
+  }
+}
+
+/** The occurrences of a series an `include` list names (dates set aside, as for events). */
+function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[]): Stream {
+  const first = firstKey(row)
+  const overridden = new Set(row.override_keys.map(Number))
+  const keys = new Set<number>()
+  for (const id of ids) {
+    if (id === row.id) keys.add(first)
+    const d = decodeOccurrenceId(id)
+    if (d && d.slot === row.series_slot && d.key !== first) keys.add(d.key)
+  }
+  const listed = [...keys]
+    .filter((k) => !overridden.has(k))
+    .flatMap((k) => rec.byKey(k) ?? [])
+    .sort(byStart)
+  const starts = listed.map((o) => o.startMs)
+  return {
+    row,
+    floor: starts[0] ?? MAX_MS,
+    count: (a, b) => countIn(starts, a, b),
+    list: (a, b) => listed.filter((o) => o.startMs >= a && o.startMs <= b),
+    first: (m) => listed.slice(0, m),
+  }
+}
+
+/**
+ * The single events of a page (`singles`, by row) and, on top, each series in `series` with an
+ * occurrence within the date bounds as its own record, carrying the original starts of its
+ * edited occurrences (`EventListFilter.series_rows`, for feeds).
+ */
+export async function listSeriesRows(
+  db: CalDb,
+  filter: EventListFilter,
+  series: readonly SeriesRow[],
+  singles: IdPage,
+): Promise<{ items: CalEvent[]; total: number }> {
+  const bounds = dateBoundsOf(filter)?.bounds ?? []
+  const included = filter.include?.filter(isEventId)
+  const shown = series.filter((row) => {
+    const rec = seriesRecurrence(row)
+    const stream = included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
+    return stream.count(MIN_MS, MAX_MS) > 0
+  })
+  const rows = await readEventsByRow(db, [...singles.ids, ...shown.map((r) => r.id)])
+  const items = singles.ids.flatMap((id) => rows.get(id) ?? [])
+  for (const row of shown) {
+    const event = rows.get(row.id)
+    if (!event) continue
+    const rec = seriesRecurrence(row)
+    const edited = row.override_keys.flatMap((k) => {
+      const o = rec.byKey(Number(k))
+      return o ? [new Date(o.startMs)] : []
+    })
+    items.push({ ...event, edited_starts: edited })
+  }
+  return { items, total: singles.total + shown.length }
+}
+
+/** The public id of occurrence `o` of `row`: the series' id for its first. */
+const idOf = (row: SeriesRow, o: Occurrence) =>
+  o.key === firstKey(row) ? row.id : occurrenceId(row.series_slot as number, o.key)
+
+/**
+ * One page of single events and series occurrences merged in list order (start, then id;
+ * at equal starts the rows of single and edited events first), plus the total: singles'
+ * count plus each series' count. The page's first start is found by binary search on time
+ * over "how many start before t" (the singles' prefix up to the page's end, plus each
+ * series' count), so an infinite series is counted, never enumerated, and pages never repeat
+ * or skip an item. `singles` runs the plan for single events (the list model or SQL).
+ */
+export async function listWithSeries(
+  db: CalDb,
+  plan: EventListPlan,
+  filter: EventListFilter,
+  series: readonly SeriesRow[],
+  singles: (plan: EventListPlan) => Promise<IdPage>,
+): Promise<{ items: CalEvent[]; total: number }> {
+  const { offset, limit } = plan
+  const bounds = dateBoundsOf(filter)?.bounds ?? []
+  const included = filter.include?.filter(isEventId)
+  const streams = series.map((row) => {
+    const rec = seriesRecurrence(row)
+    return included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
+  })
+  const prefix = await singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
+  let total = prefix.total
+  for (const s of streams) total += s.count(MIN_MS, MAX_MS)
+  if (offset >= total) return { items: [], total }
+  const complete = prefix.ids.length === prefix.total
+  // Near the top of the list, each series' first occurrences are fewer core calls than the
+  // search below (a count per series and probe): the page is among the first offset + limit.
+  const head = offset + limit
+  if (head * streams.length <= seriesListTuning.enumerateHead) {
+    const occurrences: Item[] = []
+    for (const s of streams) {
+      for (const o of s.first(head)) {
+        occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
+      }
+    }
+    const items = prefix.ids.map((row, i) => ({ start: prefix.starts[i] as number, row }))
+    return readPage(db, mergeItems(items, occurrences).slice(offset, head), total)
+  }
+  /** How many listed items start before `t` (Infinity: more than the prefix reaches). */
+  const before = (t: number) => {
+    const i = lowerBound(prefix.starts, t)
+    if (i === prefix.ids.length && !complete) return Number.POSITIVE_INFINITY
+    let n = i
+    for (const s of streams) n += s.count(MIN_MS, t - 1)
+    return n
+  }
+  // Nothing starts before the earliest floor; every probe costs a count per series, so the
+  // search runs over whole seconds when every start is one (occurrences always are).
+  let floor = prefix.starts[0] ?? MAX_MS
+  for (const s of streams) floor = Math.min(floor, s.floor)
+  const step = prefix.starts.every((t) => t % 1000 === 0) ? 1000 : 1
+  /** The latest t with at most `n` items before it: the start of item `n`. */
+  const startOfItem = (n: number) => {
+    // Past the (n+1)-th single at the latest: n + 1 items start before it.
+    const single = prefix.starts[n]
+    const top = single === undefined ? MAX_MS + step : Math.min(MAX_MS, single) + step
+    // In steps: G(lo · step) ≤ n < G(hi · step).
+    let lo = Math.floor(Math.max(MIN_MS, floor - step) / step)
+    let hi = Math.ceil(top / step)
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2)
+      if (before(mid * step) <= n) lo = mid
+      else hi = mid
+    }
+    return lo * step
+  }
+  const from = startOfItem(offset)
+  const to = offset + limit <= total ? startOfItem(offset + limit - 1) : MAX_MS
+  const skip = offset - before(from)
+  const items: Item[] = []
+  for (let i = lowerBound(prefix.starts, from); i < prefix.ids.length; i++) {
+    const start = prefix.starts[i] as number
+    if (start > to) break
+    items.push({ start, row: prefix.ids[i] as number })
+  }
+  const occurrences: Item[] = []
+  for (const s of streams) {
+    if (s.count(from, to) === 0) continue
+    for (const o of s.list(from, to)) {
+      occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
+    }
+  }
+  return readPage(db, mergeItems(items, occurrences).slice(skip, skip + limit), total)
+}
+
+/** A listed item: a stored row (single or edited event) or an occurrence of a series. */
+interface Item {
+  start: number
+  row?: number
+  occurrence?: [Stream, Occurrence, number]
+}
+
+/**
+ * Merges rows (in their list order) with occurrences (sorted here by start, then id) into list
+ * order: at equal starts the rows come first.
+ */
+function mergeItems(rows: readonly Item[], occurrences: Item[]): Item[] {
+  const idOfItem = (x: Item) => (x.occurrence as [Stream, Occurrence, number])[2]
+  occurrences.sort((x, y) => x.start - y.start || idOfItem(x) - idOfItem(y))
+  const merged: Item[] = []
+  let j = 0
+  for (const item of rows) {
+    while (j < occurrences.length && (occurrences[j] as Item).start < item.start) {
+      merged.push(occurrences[j++] as Item)
+    }
+    merged.push(item)
+  }
+  merged.push(...occurrences.slice(j))
+  return merged
+}
+
+/** The records of a page of items: rows read in one statement with the series they need. */
+async function readPage(
+  db: CalDb,
+  page: readonly Item[],
+  total: number,
+): Promise<{ items: CalEvent[]; total: number }> {
+  const rows = await readEventsByRow(db, [
+    ...page.flatMap((p) => p.row ?? []),
+    ...new Set(page.flatMap((p) => p.occurrence?.[0].row.id ?? [])),
+  ])
+  const out: CalEvent[] = []
+  for (const p of page) {
+    if (p.row !== undefined) {
+      const event = rows.get(p.row)
+      if (event) out.push(event)
+      continue
+    }
+    const [s, o, id] = p.occurrence as [Stream, Occurrence, number]
+    const seriesEvent = rows.get(s.row.id)
+    if (seriesEvent) out.push(occurrenceEvent(seriesEvent, id, o))
+  }
+  return { items: out, total }
+}

@@ -1,0 +1,77 @@
+import { LRUCache } from 'lru-cache'
+import { CalValidationError } from './errors.js'
+import {
+  compileRecurrence,
+  type Recurrence,
+  RecurrenceError,
+  type RecurrenceInput,
+  type SeriesTiming,
+} from './recurrence/index.js'
+import { formatLocalDateTime } from './time-zone.js'
+
+export type { Occurrence, Recurrence, RecurrenceInput } from './recurrence/index.js'
+
+/** What a series' occurrences follow from: its first start, end, zone and day mode. */
+export interface SeriesShape {
+  start: Date
+  end: Date
+  timezone: string
+  all_day: boolean
+}
+
+/** The recurrence core's timing of a series. */
+export function seriesTiming(shape: SeriesShape): SeriesTiming {
+  return {
+    start: formatLocalDateTime(shape.start, shape.timezone),
+    zone: shape.timezone,
+    durationSeconds: Math.round((shape.end.getTime() - shape.start.getTime()) / 1000),
+    allDay: shape.all_day,
+  }
+}
+
+/**
+ * Compiled recurrences by everything they are compiled from: a pure function's results
+ * (the rule text, start, zone, duration), so no write can make one stale. Lists compile the
+ * series they page through once, not on every request.
+ */
+const compiled = new LRUCache<string, Recurrence>({ max: 20_000 })
+
+/** Runs the core's compile, its refusals as `CalValidationError` on `recurrence`. */
+function compile(input: unknown, timing: SeriesTiming): Recurrence {
+  try {
+    return compileRecurrence(input, timing)
+  } catch (error) {
+    if (error instanceof RecurrenceError) throw new CalValidationError('recurrence', error.message)
+    throw error
+  }
+}
+
+/** The stored recurrence (JSON text) of a series, compiled against its timing. */
+export function compileStored(text: string, shape: SeriesShape): Recurrence {
+  const timing = seriesTiming(shape)
+  const key = `${JSON.stringify(timing)}\u0000${text}`
+  let recurrence = compiled.get(key)
+  if (!recurrence) {
+    recurrence = compile(JSON.parse(text), timing)
+    compiled.set(key, recurrence)
+  }
+  return recurrence
+}
+
+/**
+ * A client's `recurrence` value compiled against the series' timing: the core checks every
+ * refusal of the spec; each is a `CalValidationError` on `recurrence`, the field the API names.
+ */
+export function compileGiven(value: unknown, shape: SeriesShape): Recurrence {
+  return compile(value, seriesTiming(shape))
+}
+
+/** The stored text of a compiled recurrence (its normalised input). */
+export function recurrenceText(recurrence: Recurrence): string {
+  return JSON.stringify(recurrence.input)
+}
+
+/** The stored recurrence of a row, parsed (stored text is always the core's own output). */
+export function parseRecurrence(text: string): RecurrenceInput {
+  return JSON.parse(text) as RecurrenceInput
+}
