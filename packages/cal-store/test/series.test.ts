@@ -57,6 +57,31 @@ describe.each(testDatabases())('recurring series in the store on $name', ({ open
     return items.map((e) => e.id)
   }
 
+  it('tells the changes feed of edits and removals by public ids, as the webhooks hear them', async () => {
+    const series = await weekly()
+    const ids = await firstIds(series, 6)
+    const reader = await store.reader()
+    const since = await reader.syncToken()
+    // An edit of the third: an override row, reported under the occurrence's id, not the row's.
+    await store.events.update(ids[2] as number, { title: 'Third' })
+    // The fifth removed by an exception date: it has no row, the write notes it.
+    await store.events.trash(ids[4] as number)
+    const feed = async (view: 'public' | 'all') =>
+      (await (await store.reader()).changes({ since, view })).changes.map(
+        (c) => `${c.kind}.${c.action}:${c.id}`,
+      )
+    for (const view of ['public', 'all'] as const) {
+      const seen = await feed(view)
+      expect(seen).toContain(`event.deleted:${ids[4]}`)
+      expect(seen.some((c) => c.endsWith(`:${ids[2]}`))).toBe(true)
+      // Nothing under a row id no client can read.
+      for (const c of seen) {
+        const id = Number(c.split(':')[1])
+        if (!c.startsWith('event.deleted')) expect((await store.events.get(id))?.id).toBe(id)
+      }
+    }
+  })
+
   it('stores a series whose first occurrence is the series id, others by occurrence ids', async () => {
     const series = await weekly()
     expect(series.recurrence).toEqual({ rules: ['FREQ=WEEKLY;BYDAY=MO'] })
