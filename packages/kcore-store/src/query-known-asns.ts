@@ -1,10 +1,10 @@
 import type { IpVersion } from '@kcore/engine'
-import { type Kysely, sql } from 'kysely'
-import { intArray } from './asn.js'
-import { type KcoreSchema, knownAsnTable } from './schema.js'
+import type { Kysely } from 'kysely'
+import type { KcoreSchema } from './schema.js'
+import { decodeAsns, indexOfAsn } from './shell-blobs.js'
 import { assertAsns, assertIpVersion } from './validate.js'
 
-/** The subset of `asns` seen in any stored snapshot of the version (primary-key look-ups). */
+/** The subset of `asns` seen in any stored snapshot of the version (the known-ASN blob). */
 export async function queryKnownAsns(
   db: Kysely<KcoreSchema>,
   ipVersion: IpVersion,
@@ -13,7 +13,12 @@ export async function queryKnownAsns(
   assertIpVersion(ipVersion)
   assertAsns(asns)
   if (asns.length === 0) return new Set()
-  const { rows } = await sql<{ asn: number }>`select asn from ${sql.table(knownAsnTable(ipVersion))}
-    where asn = any(${intArray(asns)})`.execute(db)
-  return new Set(rows.map((r) => Number(r.asn)))
+  const row = await db
+    .selectFrom('kcore_known_asns')
+    .select('asns')
+    .where('ip_version', '=', ipVersion)
+    .executeTakeFirst()
+  if (!row) return new Set()
+  const known = decodeAsns(row.asns)
+  return new Set(asns.filter((asn) => indexOfAsn(known, asn) >= 0))
 }

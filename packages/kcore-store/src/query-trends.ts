@@ -1,57 +1,62 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
-import { intArray } from './asn.js'
-import type { DateRange, TrendPoint } from './kcore-store-types.js'
+import { committedRead } from './committed-read.js'
+import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
-import { type KcoreSchema, shellTable } from './schema.js'
+import { queryKnownAsns } from './query-known-asns.js'
+import { queryDateRange } from './query-snapshots.js'
+import type { KcoreSchema } from './schema.js'
+import { decodeShells, indexOfAsn } from './shell-blobs.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
- * Trends of several ASNs in one query. The shell table's primary key is (asn, date), so each
- * ASN is one index range scan of at most one row per snapshot, and the snapshot table (one
- * row per date) supplies `max_shell_index`.
+ * Trends of several ASNs straight from the stored blobs, without the read model: every
+ * snapshot of the range is read and decoded, and each ASN looked up in each by binary search.
+ * One committed state for the snapshots, the date range and the known ASNs. Costs a read of the
+ * whole range per call: the read model (`trend-read-model.ts`) is what serves trends; this is
+ * the path with it turned off, and its fallback while it is at another revision than the reader.
  */
 export async function queryTrends(
   db: Kysely<KcoreSchema>,
   ipVersion: IpVersion,
   asns: number[],
   range?: DateRange,
-): Promise<Map<number, TrendPoint[]>> {
+): Promise<TrendView> {
   assertIpVersion(ipVersion)
   assertAsns(asns)
   assertDateRange(range)
-  const result = new Map<number, TrendPoint[]>()
-  for (const asn of asns) if (!result.has(asn)) result.set(asn, [])
-  if (result.size === 0) return result
-
-  const { rows } = await trendQuery(ipVersion, [...result.keys()], range).execute(db)
-
-  for (const row of rows) {
-    result.get(Number(row.asn))?.push({
-      date: row.date,
-      shell_index: row.shell_index,
-      max_shell_index: row.max_shell_index,
-      normalized_shell_index: normalizedShell(row.shell_index, row.max_shell_index),
-    })
-  }
-  return result
-}
-
-/** One row of {@link trendQuery}. */
-export interface TrendRow {
-  asn: number
-  date: string
-  shell_index: number
-  max_shell_index: number
-}
-
-/** The trend SQL itself (also EXPLAINed by `bench/ingest.ts`). Arguments already validated. */
-export function trendQuery(ipVersion: IpVersion, asns: number[], range?: DateRange) {
-  return sql<TrendRow>`select s.asn, s.date, s.shell_index, n.max_shell_index
-    from ${sql.table(shellTable(ipVersion))} s
-    join kcore_snapshot n on n.ip_version = ${ipVersion} and n.date = s.date
-    where s.asn = any(${intArray(asns)})
-    ${range?.start !== undefined ? sql`and s.date >= ${range.start}::date` : sql``}
-    ${range?.end !== undefined ? sql`and s.date <= ${range.end}::date` : sql``}
-    order by s.asn, s.date`
+  const trends = new Map<number, TrendPoint[]>()
+  for (const asn of asns) if (!trends.has(asn)) trends.set(asn, [])
+  return committedRead(db, async (trx) => {
+    const dateRange = await queryDateRange(trx, ipVersion)
+    const known = await queryKnownAsns(trx, ipVersion, [...trends.keys()])
+    if (known.size === 0) return { dateRange, trends, known }
+    const { rows } = await sql<{
+      date: string
+      max_shell_index: number
+      asns: Uint8Array
+      shells: Uint8Array
+    }>`select n.date::text as date, n.max_shell_index, s.asns, s.shells
+      from kcore_snapshot n
+      join kcore_snapshot_shells s on s.ip_version = n.ip_version and s.date = n.date
+      where n.ip_version = ${ipVersion}
+      ${range?.start !== undefined ? sql`and n.date >= ${range.start}::date` : sql``}
+      ${range?.end !== undefined ? sql`and n.date <= ${range.end}::date` : sql``}
+      order by n.date`.execute(trx)
+    for (const row of rows) {
+      const decoded = decodeShells(row)
+      for (const asn of known) {
+        const at = indexOfAsn(decoded.asns, asn)
+        if (at < 0) continue
+        const shell = decoded.shells[at]!
+        trends.get(asn)!.push({
+          date: row.date,
+          shell_index: shell,
+          max_shell_index: row.max_shell_index,
+          normalized_shell_index: normalizedShell(shell, row.max_shell_index),
+        })
+      }
+    }
+    return { dateRange, trends, known }
+  })
 }

@@ -23,6 +23,7 @@ export {
 } from './testing/offers.js'
 export {
   clearKcoreTables,
+  countKnownAsns,
   countRows,
   rowsOfDate,
   shellPairs,
