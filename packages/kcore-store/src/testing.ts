@@ -27,6 +27,7 @@ export {
   countRows,
   rowsOfDate,
   shellPairs,
+  storedAsnCount,
   storedShells,
 } from './testing/tables.js'
 export { openStore, type TestStore } from './testing/test-store.js'

@@ -66,3 +66,10 @@ export async function countKnownAsns(database: Database, ipVersion: IpVersion): 
       0) as n`.execute(database.db)
   return rows[0]!.n
 }
+
+/** ASes over every stored snapshot of the version (the sum of their blobs' counts). */
+export async function storedAsnCount(database: Database, ipVersion: IpVersion): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select coalesce(sum(octet_length(asns) / 4), 0)::int
+      as n from kcore_snapshot_shells where ip_version = ${ipVersion}`.execute(database.db)
+  return rows[0]!.n
+}
