@@ -132,16 +132,15 @@ async function updateKnownAsns(
   added: Uint32Array,
   replaced: Uint32Array | undefined,
 ): Promise<void> {
-  await trx
+  // One statement makes the row if missing, locks it and reads it (a no-op update keeps the
+  // stored blob as it is, without copying it).
+  const { asns: knownBytes } = await trx
     .insertInto('kcore_known_asns')
     .values({ ip_version: ipVersion, asns: new Uint8Array(0) })
-    .onConflict((oc) => oc.column('ip_version').doNothing())
-    .execute()
-  const { asns: knownBytes } = await trx
-    .selectFrom('kcore_known_asns')
-    .select('asns')
-    .where('ip_version', '=', ipVersion)
-    .forUpdate()
+    .onConflict((oc) =>
+      oc.column('ip_version').doUpdateSet({ asns: (eb) => eb.ref('kcore_known_asns.asns') }),
+    )
+    .returning('asns')
     .executeTakeFirstOrThrow()
   const before = decodeAsns(knownBytes)
   let known = unionAsns(before, added)

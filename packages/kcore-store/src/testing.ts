@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export { decodeAsns, decodeShells } from './shell-blobs.js'
 export {
   type Fault,
   type FaultProviderServer,
