@@ -56,12 +56,11 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
       if (model) {
         const view = model.view(revision, ipVersion, asns, range)
         if (view) return view
-        // Behind (a start, a new ingest): it loads only the snapshots it lacks, then answers.
-        await model.catchUp()
-        const caughtUp = model.view(revision, ipVersion, asns, range)
-        if (caughtUp) return caughtUp
+        // Behind (a start, a new ingest): the database searches the blobs for this answer
+        // while the model loads what it lacks beside it, not waited on (the whole history
+        // takes about a second; the search a tenth of that).
+        model.advance()
       }
-      // No model, or it is past this reader's revision already: from the blobs.
       return queryTrends(db, ipVersion, asns, range)
     }
     return {

@@ -5,7 +5,7 @@ import { SnapshotNotFoundError } from './errors.js'
 import type { SnapshotInfo } from './kcore-store-types.js'
 import { isoUtc } from './query-snapshots.js'
 import type { KcoreSchema } from './schema.js'
-import { type DecodedShells, decodeShells } from './shell-blobs.js'
+import { base64, type DecodedShells, decodeShells, fromBase64 } from './shell-blobs.js'
 import { assertIpVersion } from './validate.js'
 
 /**
@@ -38,11 +38,11 @@ export async function loadStoredShells(
   assertIpVersion(ipVersion)
   for (const date of dates) assertCalendarDate(date, 'snapshot date')
   const { rows } = await sql<
-    SnapshotInfo & { stamp: string; asns: Uint8Array; shells: Uint8Array }
+    SnapshotInfo & { stamp: string; asns: string; shells: string }
   >`select n.date::text as date, n.max_shell_index, n.unique_asns, n.link_count, n.source,
       ${isoUtc('n.ingested_at')} as ingested_at, n.source_url, n.serial::int as serial, n.sha256,
       ${isoUtc('n.file_modified')} as file_modified, n.engine_version, ${STAMP} as stamp,
-      s.asns, s.shells
+      ${base64('s.asns')} as asns, ${base64('s.shells')} as shells
     from kcore_snapshot n
     join kcore_snapshot_shells s on s.ip_version = n.ip_version and s.date = n.date
     where n.ip_version = ${ipVersion} and n.date = any(${`{${dates.join(',')}}`}::date[])`.execute(
@@ -50,7 +50,7 @@ export async function loadStoredShells(
   )
   const found = new Map<string, StoredShells>()
   for (const { stamp, asns, shells, ...snapshot } of rows) {
-    const decoded = decodeShells({ asns, shells })
+    const decoded = decodeShells({ asns: fromBase64(asns), shells: fromBase64(shells) })
     found.set(snapshot.date, {
       snapshot,
       stamp,

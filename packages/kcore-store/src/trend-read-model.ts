@@ -1,9 +1,17 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
+import { committedRead } from './committed-read.js'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
 import type { KcoreSchema } from './schema.js'
-import { indexOfAsn, type ShellArray, unionAsns } from './shell-blobs.js'
+import {
+  base64,
+  decodeAsns,
+  fromBase64,
+  indexOfAsn,
+  type ShellArray,
+  unionAsns,
+} from './shell-blobs.js'
 import { loadStoredShells, STAMP } from './stored-shells.js'
 
 /**
@@ -41,13 +49,17 @@ interface VersionRows {
 const TILE = 1024
 
 /**
- * The transposition of a version's columns: the union of their ASNs (merged, each column is
- * ascending), then tile by tile each column's next ASNs placed in their slots by one walk.
+ * The transposition of a version's columns over `union` (the version's known ASNs, read with
+ * the listing, so every column's ASNs are in it; merged from the columns when it is missing or
+ * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk.
  */
-function toRows(columns: SnapshotColumn[]): VersionRows {
+function toRows(columns: SnapshotColumn[], known: Uint32Array | undefined): VersionRows {
   const n = columns.length
-  let union: Uint32Array = new Uint32Array(0)
-  for (const column of columns) union = unionAsns(union, column.asns)
+  let union = known ?? new Uint32Array(0)
+  if (!known || !columns.every((c) => c.asns.length === 0 || holds(union, c.asns))) {
+    union = new Uint32Array(0)
+    for (const column of columns) union = unionAsns(union, column.asns)
+  }
   const rows = new Uint8Array(union.length * n)
   const wide = new Map<number, number>()
   const next = new Uint32Array(n)
@@ -72,6 +84,15 @@ function toRows(columns: SnapshotColumn[]): VersionRows {
   return { columns, union, rows, wide }
 }
 
+/** True when ascending `union` holds the ascending `asns` (first, last and size checked). */
+function holds(union: Uint32Array, asns: Uint32Array): boolean {
+  return (
+    asns.length <= union.length &&
+    indexOfAsn(union, asns[0]!) >= 0 &&
+    indexOfAsn(union, asns[asns.length - 1]!) >= 0
+  )
+}
+
 /** A stored snapshot as listed: `stamp` (its `ingested_at`) changes with every (re-)ingest. */
 interface ListedSnapshot {
   ip_version: IpVersion
@@ -84,8 +105,8 @@ interface ListedSnapshot {
 const WIDE = 0xff
 
 /**
- * Snapshots loaded per catch-up step (one statement each, their blobs: ~0.5 MB a snapshot).
- * Bounded, because PGlite has one connection: a step holds up every other query while it loads.
+ * Snapshots loaded per statement (their blobs: up to ~0.5 MB a snapshot). Bounded, because
+ * PGlite has one connection: a statement holds up every other query while it runs.
  */
 const BATCH = 16
 
@@ -136,34 +157,39 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   /**
    * One step of catching up: the revision and the snapshot list (one statement, so they agree),
-   * then up to BATCH missing snapshots. True when the model is at that revision. No transaction
-   * spans the step: a column is immutable for its snapshot's stamp, and closing the database
-   * never waits on a model.
+   * then every missing snapshot, BATCH a statement (on PGlite other queries run between them).
+   * True when the model is at that revision; false when a snapshot changed meanwhile. No transaction
+   * spans the loads: a column is immutable for its snapshot's stamp.
    */
   async function step(): Promise<boolean> {
-    const { rows } = await sql<ListedSnapshot & { revision: string }>`
-      select r.revision::text as revision, n.ip_version, n.date::text as date,
-        n.max_shell_index, ${STAMP} as stamp
-      from kcore_revision r left join kcore_snapshot n on true
-      order by n.ip_version, n.date`.execute(db)
+    // The listing and each version's known ASNs (the slots) from one committed state, so the
+    // slots hold every listed snapshot's ASNs.
+    const { rows, known } = await committedRead(db, async (trx) => {
+      const { rows } = await sql<ListedSnapshot & { revision: string }>`
+        select r.revision::text as revision, n.ip_version, n.date::text as date,
+          n.max_shell_index, ${STAMP} as stamp
+        from kcore_revision r left join kcore_snapshot n on true
+        order by n.ip_version, n.date`.execute(trx)
+      const known = new Map<IpVersion, Uint32Array>()
+      const { rows: blobs } = await sql<{ ip_version: IpVersion; asns: string }>`
+        select ip_version, ${base64('asns')} as asns from kcore_known_asns`.execute(trx)
+      for (const blob of blobs) known.set(blob.ip_version, decodeAsns(fromBase64(blob.asns)))
+      return { rows, known }
+    })
     const revision = rows[0]?.revision
     if (revision === undefined) return true
     const listed = rows.filter((r) => r.date !== null)
     const wanted = new Set(listed.map(keyOf))
     for (const key of columns.keys()) if (!wanted.has(key)) columns.delete(key)
     const missing = listed.filter((r) => !columns.has(keyOf(r)))
-    const batch = missing.slice(0, BATCH)
-    for (const version of new Set(batch.map((r) => r.ip_version))) {
-      // Changed since listed: the next step lists again.
-      if (
-        !(await loadColumns(
-          version,
-          batch.filter((r) => r.ip_version === version),
-        ))
-      )
-        return false
+    for (let from = 0; from < missing.length; from += BATCH) {
+      const batch = missing.slice(from, from + BATCH)
+      for (const version of new Set(batch.map((r) => r.ip_version))) {
+        const rowsOf = batch.filter((r) => r.ip_version === version)
+        // Changed since listed: the next step lists again.
+        if (!(await loadColumns(version, rowsOf))) return false
+      }
     }
-    if (missing.length > BATCH) return false
     const listedByVersion = new Map<IpVersion, SnapshotColumn[]>()
     for (const row of listed) {
       const list = listedByVersion.get(row.ip_version) ?? []
@@ -176,7 +202,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
       const before = ready?.byVersion.get(version)
       const same =
         before?.columns.length === list.length && before.columns.every((c, i) => c === list[i])
-      byVersion.set(version, same ? before : toRows(list))
+      byVersion.set(version, same ? before : toRows(list, known.get(version)))
     }
     ready = { revision, byVersion }
     return true
@@ -192,10 +218,9 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
   }
 
   /**
-   * Runs one catch-up step unless one is under way (then resolves at once). The caller awaits
-   * it beside its SQL answer, so the model advances with the reads and no work is left running
-   * when the last read returns (closing the database never races a model). Errors only delay
-   * the model: the SQL path answers meanwhile.
+   * Runs one catch-up step unless one is under way (then resolves at once). A reader that
+   * finds the model behind starts it and answers from SQL without waiting. Errors (a database
+   * closed under a load) only delay the model: the SQL path answers meanwhile.
    */
   function advance(): Promise<void> {
     if (stepping) return Promise.resolve()
