@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises'
-import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
+import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendAlive, backendsRunning, otherSessions } from './backend-activity.js'
 import { ingestWrites, installIngestAudit } from './ingest-audit.js'

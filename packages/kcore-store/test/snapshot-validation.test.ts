@@ -10,7 +10,6 @@ import { cliqueSnapshot, FakeProvider } from './fake-provider.js'
 import {
   clearKcoreTables,
   countKnownAsns,
-  countRows,
   openStore,
   rowsOfDate,
   type TempDir,
