@@ -57,9 +57,12 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
         const view = model.view(revision, ipVersion, asns, range)
         if (view) return view
         // Behind (a start, a new ingest): the database searches the blobs for this answer
-        // while the model loads what it lacks beside it, not waited on (the whole history
-        // takes about a second; the search a tenth of that).
-        model.advance()
+        // while the model takes a step (a few snapshots) beside it.
+        const [answer] = await Promise.all([
+          queryTrends(db, ipVersion, asns, range),
+          model.advance(),
+        ])
+        return answer
       }
       return queryTrends(db, ipVersion, asns, range)
     }

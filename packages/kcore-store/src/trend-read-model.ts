@@ -157,23 +157,27 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   /**
    * One step of catching up: the revision and the snapshot list (one statement, so they agree),
-   * then every missing snapshot, BATCH a statement (on PGlite other queries run between them).
-   * True when the model is at that revision; false when a snapshot changed meanwhile. No transaction
-   * spans the loads: a column is immutable for its snapshot's stamp.
+   * then up to BATCH missing snapshots (one statement). True when the model is at that
+   * revision. No transaction spans the loads: a column is immutable for its snapshot's stamp.
+   * `size`: snapshots a step loads (a host's catch-up at start, waited on by no read, takes
+   * larger steps: fewer listings).
    */
-  async function step(): Promise<boolean> {
-    // The listing and each version's known ASNs (the slots) from one committed state, so the
-    // slots hold every listed snapshot's ASNs.
+  async function step(size: number): Promise<boolean> {
+    // The listing and, on the step that completes the model, each version's known ASNs (its
+    // slots) from one committed state, so the slots hold every listed snapshot's ASNs.
     const { rows, known } = await committedRead(db, async (trx) => {
       const { rows } = await sql<ListedSnapshot & { revision: string }>`
         select r.revision::text as revision, n.ip_version, n.date::text as date,
           n.max_shell_index, ${STAMP} as stamp
         from kcore_revision r left join kcore_snapshot n on true
         order by n.ip_version, n.date`.execute(trx)
+      const missing = rows.filter((r) => r.date !== null && !columns.has(keyOf(r))).length
       const known = new Map<IpVersion, Uint32Array>()
-      const { rows: blobs } = await sql<{ ip_version: IpVersion; asns: string }>`
-        select ip_version, ${base64('asns')} as asns from kcore_known_asns`.execute(trx)
-      for (const blob of blobs) known.set(blob.ip_version, decodeAsns(fromBase64(blob.asns)))
+      if (missing <= size) {
+        const { rows: blobs } = await sql<{ ip_version: IpVersion; asns: string }>`
+          select ip_version, ${base64('asns')} as asns from kcore_known_asns`.execute(trx)
+        for (const blob of blobs) known.set(blob.ip_version, decodeAsns(fromBase64(blob.asns)))
+      }
       return { rows, known }
     })
     const revision = rows[0]?.revision
@@ -182,14 +186,13 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
     const wanted = new Set(listed.map(keyOf))
     for (const key of columns.keys()) if (!wanted.has(key)) columns.delete(key)
     const missing = listed.filter((r) => !columns.has(keyOf(r)))
-    for (let from = 0; from < missing.length; from += BATCH) {
-      const batch = missing.slice(from, from + BATCH)
-      for (const version of new Set(batch.map((r) => r.ip_version))) {
-        const rowsOf = batch.filter((r) => r.ip_version === version)
-        // Changed since listed: the next step lists again.
-        if (!(await loadColumns(version, rowsOf))) return false
-      }
+    const batch = missing.slice(0, size)
+    for (const version of new Set(batch.map((r) => r.ip_version))) {
+      const rowsOf = batch.filter((r) => r.ip_version === version)
+      // Changed since listed: the next step lists again.
+      if (!(await loadColumns(version, rowsOf))) return false
     }
+    if (missing.length > size) return false
     const listedByVersion = new Map<IpVersion, SnapshotColumn[]>()
     for (const row of listed) {
       const list = listedByVersion.get(row.ip_version) ?? []
@@ -210,17 +213,19 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   let stepping: Promise<boolean> | undefined
 
-  function startStep(): Promise<boolean> {
-    stepping ??= step().finally(() => {
+  function startStep(size = BATCH): Promise<boolean> {
+    stepping ??= step(size).finally(() => {
       stepping = undefined
     })
     return stepping
   }
 
   /**
-   * Runs one catch-up step unless one is under way (then resolves at once). A reader that
-   * finds the model behind starts it and answers from SQL without waiting. Errors (a database
-   * closed under a load) only delay the model: the SQL path answers meanwhile.
+   * Runs one catch-up step unless one is under way (then resolves at once). The caller awaits
+   * it beside its SQL answer, so the model advances with the reads and no work is left running
+   * when the last read returns (closing the database never races a model). A step is small
+   * (BATCH snapshots), so the answer waits little for it. Errors only delay the model: the SQL
+   * path answers meanwhile.
    */
   function advance(): Promise<void> {
     if (stepping) return Promise.resolve()
@@ -232,7 +237,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   /** Steps until the model is at the revision stored when the last step began. */
   async function catchUp(): Promise<void> {
-    for (let done = false; !done; ) done = await startStep()
+    for (let done = false; !done; ) done = await startStep(BATCH * 4)
   }
 
   return {
