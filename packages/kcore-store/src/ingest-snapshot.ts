@@ -32,15 +32,12 @@ export async function ingestSnapshot(
   if (!Number.isInteger(linkCount) || linkCount < 0)
     throw new RangeError(`linkCount must be a non-negative integer, got ${linkCount}`)
   let maxShell = 0
-  const seen = new Set<number>()
   for (let i = 0; i < asns.length; i++) {
     const asn = asns[i]!
     const shell = shells[i]!
     if (!isAsn(asn)) throw new RangeError(`invalid ASN ${asn} at index ${i}`)
     if (!Number.isInteger(shell) || shell < 0 || shell > MAX_INT4)
       throw new RangeError(`invalid shell index ${shell} for ASN ${asn}`)
-    if (seen.has(asn)) throw new RangeError(`ASN ${asn} appears twice in the decomposition`)
-    seen.add(asn)
     if (shell > maxShell) maxShell = shell
   }
   if (decomposition.maxShell !== maxShell)
@@ -49,6 +46,11 @@ export async function ingestSnapshot(
     )
 
   const blobs = encodeShells(asns, shells)
+  // In ASN order a repeated ASN sits next to itself.
+  const sorted = decodeAsns(blobs.asns)
+  for (let i = 1; i < sorted.length; i++)
+    if (sorted[i] === sorted[i - 1])
+      throw new RangeError(`ASN ${sorted[i]} appears twice in the decomposition`)
   const row = {
     ip_version: ipVersion,
     date,
@@ -103,13 +105,7 @@ export async function ingestSnapshot(
         }),
       )
       .execute()
-    await updateKnownAsns(
-      trx,
-      ipVersion,
-      date,
-      decodeAsns(blobs.asns),
-      old ? decodeAsns(old.asns) : undefined,
-    )
+    await updateKnownAsns(trx, ipVersion, date, sorted, old ? decodeAsns(old.asns) : undefined)
     // In this transaction: the message commits with the snapshot, or neither does.
     await enqueueSnapshotWebhook(trx, ipVersion, date, upserted.replaced)
     // Last, so the row lock it takes is held only for the commit.
