@@ -6,7 +6,16 @@ import { provenanceColumns } from './provenance.js'
 import { MAX_INT4 } from './query-options.js'
 import { bumpRevision } from './revision.js'
 import type { KcoreSchema } from './schema.js'
-import { decodeAsns, encodeAsns, encodeShells, exceptAsns, unionAsns } from './shell-blobs.js'
+import {
+  base64,
+  blobParam,
+  decodeAsns,
+  encodeAsns,
+  encodeShells,
+  exceptAsns,
+  fromBase64,
+  unionAsns,
+} from './shell-blobs.js'
 import { enqueueSnapshotWebhook } from './snapshot-webhook.js'
 import { assertIpVersion } from './validate.js'
 
@@ -90,14 +99,19 @@ export async function ingestSnapshot(
     const old = upserted.replaced
       ? await trx
           .selectFrom('kcore_snapshot_shells')
-          .select('asns')
+          .select(base64('asns').as('asns'))
           .where('ip_version', '=', ipVersion)
           .where('date', '=', date)
           .executeTakeFirst()
       : undefined
     await trx
       .insertInto('kcore_snapshot_shells')
-      .values({ ip_version: ipVersion, date, asns: blobs.asns, shells: blobs.shells })
+      .values({
+        ip_version: ipVersion,
+        date,
+        asns: blobParam(blobs.asns),
+        shells: blobParam(blobs.shells),
+      })
       .onConflict((oc) =>
         oc.columns(['ip_version', 'date']).doUpdateSet({
           asns: (eb) => eb.ref('excluded.asns'),
@@ -105,7 +119,8 @@ export async function ingestSnapshot(
         }),
       )
       .execute()
-    await updateKnownAsns(trx, ipVersion, date, sorted, old ? decodeAsns(old.asns) : undefined)
+    const replaced = old ? decodeAsns(fromBase64(old.asns)) : undefined
+    await updateKnownAsns(trx, ipVersion, date, sorted, replaced)
     // In this transaction: the message commits with the snapshot, or neither does.
     await enqueueSnapshotWebhook(trx, ipVersion, date, upserted.replaced)
     // Last, so the row lock it takes is held only for the commit.
@@ -136,26 +151,26 @@ async function updateKnownAsns(
     .onConflict((oc) =>
       oc.column('ip_version').doUpdateSet({ asns: (eb) => eb.ref('kcore_known_asns.asns') }),
     )
-    .returning('asns')
+    .returning(base64('asns').as('asns'))
     .executeTakeFirstOrThrow()
-  const before = decodeAsns(knownBytes)
+  const before = decodeAsns(fromBase64(knownBytes))
   let known = unionAsns(before, added)
   const gone = replaced ? exceptAsns(replaced, added) : new Uint32Array(0)
   if (gone.length > 0) {
     let elsewhere: Uint32Array = new Uint32Array(0)
     const others = await trx
       .selectFrom('kcore_snapshot_shells')
-      .select('asns')
+      .select(base64('asns').as('asns'))
       .where('ip_version', '=', ipVersion)
       .where('date', '<>', date)
       .execute()
-    for (const other of others) elsewhere = unionAsns(elsewhere, decodeAsns(other.asns))
+    for (const other of others) elsewhere = unionAsns(elsewhere, decodeAsns(fromBase64(other.asns)))
     known = exceptAsns(known, exceptAsns(gone, elsewhere))
   }
   if (known.length === before.length && gone.length === 0) return
   await trx
     .updateTable('kcore_known_asns')
-    .set({ asns: encodeAsns(known) })
+    .set({ asns: blobParam(encodeAsns(known)) })
     .where('ip_version', '=', ipVersion)
     .execute()
 }

@@ -184,3 +184,13 @@ export const base64 = (column: string) => sql<string>`encode(${sql.ref(column)},
 export function fromBase64(text: string): Uint8Array {
   return Buffer.from(text, 'base64')
 }
+
+/**
+ * `bytes` as a `bytea` parameter sent as base64 text and decoded by the database: PGlite
+ * serializes a binary parameter byte by byte (~110 ms for a 300 KB blob against ~10 ms for
+ * the text), and both drivers take text as is.
+ */
+export function blobParam(bytes: Uint8Array) {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+  return sql<Uint8Array>`decode(${text}, 'base64')`
+}

@@ -1,5 +1,5 @@
 import { type Migration, sql } from 'kysely'
-import { decodeAsns, decodeShells, encodeAsns, encodeShells } from '../shell-blobs.js'
+import { blobParam, decodeAsns, decodeShells, encodeAsns, encodeShells } from '../shell-blobs.js'
 import type { AnyDb } from './any-db.js'
 
 const VERSIONS = ['ipv4', 'ipv6'] as const
@@ -52,7 +52,9 @@ export const compactShells: Migration = {
         const shells = numbers.filter((_, i) => i % 2 === 1)
         const blobs = encodeShells(asns, shells)
         await sql`insert into kcore_snapshot_shells (ip_version, date, asns, shells)
-          values (${version}, ${date}::date, ${blobs.asns}, ${blobs.shells})`.execute(db)
+          values (${version}, ${date}::date, ${blobParam(blobs.asns)}, ${blobParam(blobs.shells)})`.execute(
+          db,
+        )
       }
       const { rows: known } = await sql<{ asns: string | null }>`
         select string_agg(asn::text, ' ' order by asn) as asns
@@ -60,7 +62,7 @@ export const compactShells: Migration = {
       if (known[0]?.asns) {
         const asns = Uint32Array.from(known[0].asns.split(' '), Number)
         await sql`insert into kcore_known_asns (ip_version, asns)
-          values (${version}, ${encodeAsns(asns)})`.execute(db)
+          values (${version}, ${blobParam(encodeAsns(asns))})`.execute(db)
       }
       await db.schema.dropTable(`kcore_asn_${version}`).execute()
       await db.schema.dropTable(`kcore_shell_${version}`).execute()
