@@ -17,6 +17,9 @@ import { loadSnapshotShells, type ShellSource } from './stored-shells.js'
 import { createTrendReadModel } from './trend-read-model.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
+/** Trend reads answered by the database's search at once while the model is behind. */
+const MAX_SEARCHES_WHILE_BEHIND = 2
+
 /**
  * A {@link KcoreStore} on an open database (PostgreSQL or PGlite, same code path).
  *
@@ -35,6 +38,8 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   const readRevision = revisionReads(database, REVISION_CHANNEL, () => queryRevision(db))
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
+  /** Trend reads searching the blobs in the database while the model is behind. */
+  let searching = 0
 
   function readerAt(revision: string): KcoreReader {
     // A decoded snapshot is kept in the reader's memo, filed under its revision like any
@@ -56,13 +61,25 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
       if (model) {
         const view = model.view(revision, ipVersion, asns, range)
         if (view) return view
-        // Behind (a start, a new ingest): the database searches the blobs for this answer
-        // while the model takes a step (a few snapshots) beside it.
-        const [answer] = await Promise.all([
-          queryTrends(db, ipVersion, asns, range),
-          model.advance(),
-        ])
-        return answer
+        // Behind (a start, a new ingest). A few reads at a time are answered by the database's
+        // search of the blobs, each taking a model step beside it, so the first answers come
+        // at once; the rest wait for the model instead of piling searches onto the database
+        // that is loading it (64 concurrent searches held a start's load back for 20 s).
+        if (searching < MAX_SEARCHES_WHILE_BEHIND) {
+          searching++
+          try {
+            const [answer] = await Promise.all([
+              queryTrends(db, ipVersion, asns, range),
+              model.advance(),
+            ])
+            return answer
+          } finally {
+            searching--
+          }
+        }
+        await model.catchUp()
+        const caughtUp = model.view(revision, ipVersion, asns, range)
+        if (caughtUp) return caughtUp
       }
       return queryTrends(db, ipVersion, asns, range)
     }
