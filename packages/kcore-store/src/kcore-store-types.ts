@@ -101,8 +101,9 @@ export interface TrendView {
 export interface KcoreStoreOptions {
   /**
    * Answer trend reads from a compact in-memory copy of every shell index (~1 byte per AS and
-   * snapshot, besides the decoded snapshots), which a read finding it behind brings up to the
-   * stored revision first. Default true; false reads the stored blobs of the range per read.
+   * snapshot, besides the decoded snapshots), which reads finding it behind bring up to the
+   * stored revision. Default true; false answers every trend read with the database's search
+   * of the stored blobs.
    */
   trendReadModel?: boolean
   /**
@@ -172,8 +173,10 @@ export interface KcoreReader {
    * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
    * (inclusive; omitted ends are open), with the version's stored date range and which of `asns`
    * any snapshot of the version has. From the in-memory read model when it is at
-   * {@link revision} (no query); when it is behind, it first catches up (it loads only the
-   * snapshots it lacks). With `trendReadModel: false`, from the stored blobs of the range.
+   * {@link revision} (no query). When it is behind, two reads at a time are answered by the
+   * database's search of the stored blobs (each advancing the model beside it) and the others
+   * wait for the model to catch up (it loads only the snapshots it lacks). With
+   * `trendReadModel: false`, always from the search.
    */
   trends(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
   /**
