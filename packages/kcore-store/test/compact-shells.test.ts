@@ -4,13 +4,18 @@ import { migrateToLatest } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { type CoreDecomposition, decomposeSnapshot, type IpVersion } from '@kcore/engine'
 import fc from 'fast-check'
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createKcoreStore } from '../src/index.js'
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrations } from '../src/migrations.js'
+import {
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  migrationProvider,
+  migrations,
+} from '../src/migrations.js'
 import { normalizedShell } from '../src/normalized-shell.js'
 import { decodeShells, encodeShells, MAX_STORED_SHELL, shellWidth } from '../src/shell-blobs.js'
-import { CAIDA_DIR, countKnownAsns, EXAMPLES_DIR, storedShells } from './helpers.js'
+import { CAIDA_DIR, countKnownAsns, EXAMPLES_DIR, FIXTURE, storedShells } from './helpers.js'
 
 const MAX_ASN = 2 ** 32 - 1
 
@@ -205,4 +210,33 @@ describe.each(testDatabases())('migration 0005 on $name', ({ open }) => {
       await database.close()
     }
   }, 180_000)
+
+  it('goes back down to the row tables with every (asn, shell) pair', async () => {
+    const database = await open()
+    try {
+      const store = createKcoreStore(database)
+      await store.migrate()
+      const { decomposition } = await decomposeSnapshot(new Uint8Array(await readFile(FIXTURE)))
+      await store.ingest({ ipVersion: 'ipv4', date: '2014-06-01', decomposition, linkCount: 1 })
+      const migrator = new Migrator({
+        db: database.db,
+        provider: migrationProvider,
+        migrationTableName: MIGRATION_TABLE,
+        migrationLockTableName: MIGRATION_LOCK_TABLE,
+      })
+      const { error } = await migrator.migrateDown()
+      expect(error).toBeUndefined()
+      const { rows } = await sql<{ asn: string | number; shell_index: number }>`
+        select asn, shell_index from kcore_shell_ipv4 where date = '2014-06-01'
+        order by asn`.execute(database.db)
+      expect(rows.map((r) => [Number(r.asn), r.shell_index])).toEqual(
+        [...shellMap(decomposition)].sort((a, b) => a[0] - b[0]),
+      )
+      const { rows: known } = await sql<{ n: number }>`
+        select count(*)::int as n from kcore_asn_ipv4`.execute(database.db)
+      expect(known[0]!.n).toBe(decomposition.asns.length)
+    } finally {
+      await database.close()
+    }
+  })
 })
