@@ -1,5 +1,6 @@
-// Ingest of one full-size real snapshot (20240801 IPv4, ~77k ASes) into PostgreSQL and PGlite,
-// one figure per bulk-load method, then the trend query over a synthetic full history
+// Ingest of one full-size real snapshot (20240801 IPv4, ~77k ASes) into PostgreSQL and PGlite
+// by the store (one row of two blobs since migration 0005; the row-table methods this compared
+// went with the row tables), then trend reads over a synthetic full history
 // (BENCH_HISTORY snapshots, default 460, sized like the real one: ~3k to ~77k ASes each).
 //   pnpm bench:ingest
 //   DATABASE_URL=postgres://... BENCH_ROUNDS=5 BENCH_HISTORY=460 pnpm bench:ingest
@@ -9,17 +10,16 @@ import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { type Database, openPgliteDatabase, openPostgresDatabase } from '@kcore/db'
 import { decomposeSnapshot } from '@kcore/engine'
-import { createKcoreStore, type KcoreSchema, type KcoreStore } from '@kcore/store'
+import { createKcoreStore, type KcoreStore } from '@kcore/store'
 import { sql } from 'kysely'
 import postgres from 'postgres'
-import { trendQuery } from '../packages/kcore-store/src/query-trends.js'
+import { encodeAsns, encodeShells } from '../packages/kcore-store/src/shell-blobs.js'
 
 const caida = fileURLToPath(new URL('../../shared/data/caida/', import.meta.url))
 const FILE = process.env.BENCH_FILE ?? '20240801.as-rel.txt.bz2'
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const history = Number(process.env.BENCH_HISTORY ?? 460)
-const MULTI_ROW_CHUNK = 10_000 // 3 parameters a row: 30k bound parameters a statement (< 65535)
 
 type Method = (database: Database, date: string) => Promise<void>
 
@@ -38,25 +38,6 @@ console.log(
 const asns = Array.from(decomposition.asns)
 const shells = Array.from(decomposition.shells)
 
-/** Shell rows only, in one transaction each: the part the methods differ in. */
-const rowMethods: Record<string, Method> = {
-  'unnest($1::bigint[], $2::int[]), arrays as text': (database, date) =>
-    database.db.transaction().execute(async (trx) => {
-      await sql`insert into kcore_shell_ipv4 (asn, date, shell_index)
-        select a, ${date}::date, s from unnest(${`{${asns.join(',')}}`}::bigint[],
-          ${`{${shells.join(',')}}`}::int[]) as t(a, s)`.execute(trx)
-    }),
-  [`multi-row insert, ${MULTI_ROW_CHUNK} rows a statement`]: (database, date) =>
-    database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < asns.length; i += MULTI_ROW_CHUNK) {
-        const rows = asns
-          .slice(i, i + MULTI_ROW_CHUNK)
-          .map((asn, j) => ({ asn, date, shell_index: shells[i + j]! }))
-        await trx.withTables<KcoreSchema>().insertInto('kcore_shell_ipv4').values(rows).execute()
-      }
-    }),
-}
-
 let month = 0
 const freshDates = (n: number) =>
   Array.from({ length: n }, () => {
@@ -64,25 +45,11 @@ const freshDates = (n: number) =>
     return `${2100 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`
   })
 
-async function benchEngine(label: string, database: Database, n: number, copy?: postgres.Sql) {
+async function benchEngine(label: string, database: Database, n: number) {
   console.log(`${label}:`)
   const store = createKcoreStore(database)
   await store.migrate()
-  const methods: Record<string, Method> = { ...rowMethods }
-  if (copy) {
-    methods['COPY kcore_shell_ipv4 FROM STDIN (text)'] = async (_db, date) => {
-      await copy.begin(async (tx) => {
-        const writable =
-          await tx`copy kcore_shell_ipv4 (asn, date, shell_index) from stdin`.writable()
-        const lines: string[] = []
-        for (let i = 0; i < asns.length; i++) lines.push(`${asns[i]}\t${date}\t${shells[i]}\n`)
-        await new Promise<void>((resolve, reject) => {
-          writable.on('error', reject)
-          writable.end(lines.join(''), () => resolve())
-        })
-      })
-    }
-  }
+  const methods: Record<string, Method> = {}
   // The store's own ingest (snapshot row, shell rows, known-ASN upkeep, one transaction) of a
   // new date, then of the same date again, which replaces it.
   let lastStoreDate = ''
@@ -128,7 +95,7 @@ async function benchEngine(label: string, database: Database, n: number, copy?: 
 async function benchHistory(database: Database, store: KcoreStore) {
   console.log(`PostgreSQL, trend query over a synthetic history of ${history} snapshots:`)
   const db = database.db
-  await sql`truncate kcore_snapshot, kcore_shell_ipv4, kcore_asn_ipv4`.execute(db)
+  await sql`truncate kcore_snapshot, kcore_snapshot_shells, kcore_known_asns`.execute(db)
   const base = '1980-01-01'
   await store.ingest({
     ipVersion: 'ipv4',
@@ -138,31 +105,28 @@ async function benchHistory(database: Database, store: KcoreStore) {
     source: FILE,
   })
   const t = performance.now()
+  // The ASNs ascending with their shells, so snapshot i is a prefix (the smallest ASNs).
+  const order = asns.map((_, i) => i).sort((x, y) => asns[x]! - asns[y]!)
+  const sortedAsns = order.map((i) => asns[i]!)
+  const sortedShells = order.map((i) => shells[i]!)
   for (let i = 1; i < history; i++) {
     // Snapshot i keeps the smallest ASNs, growing from ~4% to 100% of today's ASes like the real series.
     const size = Math.max(1, Math.round(asns.length * (0.04 + (0.96 * i) / (history - 1))))
-    const threshold = asns[size - 1]!
     const date = `${1980 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`
+    const blobs = encodeShells(sortedAsns.slice(0, size), sortedShells.slice(0, size))
     await db.transaction().execute(async (trx) => {
       await sql`insert into kcore_snapshot (ip_version, date, max_shell_index, unique_asns, link_count, source)
         values ('ipv4', ${date}::date, ${decomposition.maxShell}, ${size}, ${graph.linkCount}, 'synthetic')`.execute(
         trx,
       )
-      await sql`insert into kcore_shell_ipv4 (asn, date, shell_index)
-        select asn, ${date}::date, shell_index from kcore_shell_ipv4
-        where date = ${base}::date and asn <= ${threshold}`.execute(trx)
+      await sql`insert into kcore_snapshot_shells (ip_version, date, asns, shells)
+        values ('ipv4', ${date}::date, ${blobs.asns}, ${blobs.shells})`.execute(trx)
     })
   }
-  // What autovacuum does after bulk inserts: statistics, and the visibility map that lets the
-  // trend query answer from the index alone.
-  const tv = performance.now()
-  await sql`vacuum analyze kcore_shell_ipv4`.execute(db)
-  await sql`vacuum analyze kcore_snapshot`.execute(db)
-  console.log(`  vacuum analyze: ${ms(performance.now() - tv)}`)
-  const { rows: countRows } = await sql<{
-    n: number
-  }>`select count(*) as n from kcore_shell_ipv4`.execute(db)
-  console.log(`  filled ${countRows[0]!.n} shell rows in ${ms(performance.now() - t)}`)
+  await sql`update kcore_known_asns set asns = ${encodeAsns(Uint32Array.from(sortedAsns))}
+    where ip_version = 'ipv4'`.execute(db)
+  await sql`update kcore_revision set revision = revision + 1`.execute(db)
+  console.log(`  filled ${history} snapshots in ${ms(performance.now() - t)}`)
 
   const probe = [3356, 174, 13335]
   const hundred = asns.filter((_, i) => i % Math.floor(asns.length / 100) === 0).slice(0, 100)
@@ -170,23 +134,6 @@ async function benchHistory(database: Database, store: KcoreStore) {
     [`3 ASNs (${probe.join(', ')})`, probe],
     ['100 ASNs', hundred],
   ] as const) {
-    const compiled = trendQuery('ipv4', [...list]).compile(db)
-    const explain = await db.executeQuery<{ 'QUERY PLAN': unknown }>({
-      ...compiled,
-      sql: `explain (analyze, buffers, format json) ${compiled.sql}`,
-    })
-    const plan = explain.rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode; 'Execution Time': number }]
-    const scans = findNodes(plan[0].Plan, (n) => n['Relation Name'] === 'kcore_shell_ipv4')
-    for (const scan of scans) {
-      const perAsn = (scan['Actual Rows'] * scan['Actual Loops']) / list.length
-      // A bitmap heap scan names its index in the Bitmap Index Scan below it.
-      const index = scan['Index Name'] ?? scan.Plans?.find((p) => p['Index Name'])?.['Index Name']
-      const ok = /Index|Bitmap/.test(scan['Node Type']) && index !== undefined && perAsn <= history
-      console.log(
-        `  ${label}: ${scan['Node Type']} using ${index ?? '-'}, ${scan['Actual Rows'] * scan['Actual Loops']} rows` +
-          ` (${perAsn.toFixed(1)} per ASN, limit ${history}), execution ${plan[0]['Execution Time'].toFixed(2)} ms ${ok ? 'OK' : 'NOT AN INDEX SCAN WITHIN LIMIT'}`,
-      )
-    }
     const times: number[] = []
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now()
@@ -220,18 +167,6 @@ async function benchHistory(database: Database, store: KcoreStore) {
   console.log(`  store.ingest replacing that date (full history): ${ms(performance.now() - t3)}`)
 }
 
-interface PlanNode {
-  'Node Type': string
-  'Relation Name'?: string
-  'Index Name'?: string
-  'Actual Rows': number
-  'Actual Loops': number
-  Plans?: PlanNode[]
-}
-function findNodes(node: PlanNode, match: (n: PlanNode) => boolean): PlanNode[] {
-  return [...(match(node) ? [node] : []), ...(node.Plans ?? []).flatMap((n) => findNodes(n, match))]
-}
-
 function ms(value: number): string {
   return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`
 }
@@ -243,17 +178,10 @@ await admin.unsafe(`create database "${dbName}"`)
 const url = new URL(baseUrl)
 url.pathname = `/${dbName}`
 const pg = openPostgresDatabase(url.toString())
-const copy = postgres(url.toString(), { max: 1, onnotice: () => {} })
 try {
-  const store = await benchEngine(
-    `PostgreSQL (${baseUrl.replace(/\/\/[^@]*@/, '//')})`,
-    pg,
-    rounds,
-    copy,
-  )
+  const store = await benchEngine(`PostgreSQL (${baseUrl.replace(/\/\/[^@]*@/, '//')})`, pg, rounds)
   if (history > 1) await benchHistory(pg, store)
 } finally {
-  await copy.end()
   await pg.close()
   await admin.unsafe(`drop database if exists "${dbName}" with (force)`)
   await admin.end()

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises'
-import { decomposeSnapshot, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
+import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendAlive, backendsRunning, otherSessions } from './backend-activity.js'
 import { ingestWrites, installIngestAudit } from './ingest-audit.js'
@@ -8,7 +7,7 @@ import { advisoryLockHolders, refreshLockIsFree } from './refresh-lock.js'
 import { caida, createSnapshotMirror, type SnapshotMirror } from './snapshot-mirror.js'
 import { expectedFigures, knownAsnDrift, storedSnapshots } from './stored-snapshots.js'
 import { createThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js'
-import { holdUncommittedAsn } from './uncommitted-row.js'
+import { holdKnownAsnsRow } from './uncommitted-row.js'
 import { waitUntil } from './wait-until.js'
 
 // Issue 6, item 4: kill -9 a process in the middle of an ingest, restart, and the store holds
@@ -36,12 +35,6 @@ function wholeSnapshots(names: string[]) {
       .sort((a, b) => (a.date < b.date ? -1 : 1))
       .map((f) => expectedFigures(f.path, f.ipVersion, f.date)),
   )
-}
-
-/** The largest ASN of a file: absent from 1998, so nothing but that file's ingest writes it. */
-async function largestAsn(name: string): Promise<number> {
-  const { decomposition } = await decomposeSnapshot(new Uint8Array(await readFile(caida(name))))
-  return Math.max(...decomposition.asns)
 }
 
 describe.skipIf(!DATABASE_URL)('kill -9 in the middle of an ingest', () => {
@@ -89,15 +82,15 @@ describe.skipIf(!DATABASE_URL)('kill -9 in the middle of an ingest', () => {
     })
 
     for (const name of BIG) await mirror.offer(caida(name))
-    // Pin the first big ingest inside its transaction: its last statement (the known-ASN
-    // insert, after every shell row is written) waits on this uncommitted row.
+    // Pin the first big ingest inside its transaction: its known-ASN statement (after the
+    // shell blob is written) waits on this uncommitted lock.
     let second: KcoreServer | undefined
-    const pin = await holdUncommittedAsn(pg.url, 'kcore_asn_ipv4', await largestAsn(BIG[0]!))
+    const pin = await holdKnownAsnsRow(pg.url, 'ipv4')
     try {
       // Settles as the process dies: the connection drops without an answer.
       const killed = refresh(first).catch((error: unknown) => error)
       const [victim] = await waitUntil('the ingest to reach its last statement', async () => {
-        const pids = await backendsRunning(pg.database, 'insert into "kcore_asn_ipv4"', {
+        const pids = await backendsRunning(pg.database, 'insert into "kcore_known_asns"', {
           waitingOnLock: true,
         })
         return pids.length > 0 && pids
@@ -165,7 +158,8 @@ describe.skipIf(!DATABASE_URL)('kill -9 in the middle of an ingest', () => {
     const doomed = ingest()
     await waitUntil(
       'the shell rows insert to run',
-      async () => (await backendsRunning(pg.database, 'insert into "kcore_shell_ipv4"')).length > 0,
+      async () =>
+        (await backendsRunning(pg.database, 'insert into "kcore_snapshot_shells"')).length > 0,
       { everyMs: 5 },
     )
     expect(await doomed.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' })

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { openPgliteDatabase } from '@kcore/db'
-import { createKcoreStore, type KcoreSchema } from '@kcore/store'
+import { createKcoreStore } from '@kcore/store'
+import { storedShells } from '@kcore/store/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KcoreProcess } from './kcore-process.js'
 import { ownsDataDir } from './lock-owner.js'
@@ -208,13 +209,7 @@ describe('one owner per PGlite data directory', () => {
             : ['1998-01-01']
         expect(snapshots.map((s) => s.date)).toEqual(expected)
         for (const s of snapshots) {
-          const rows = await database.db
-            .withTables<KcoreSchema>()
-            .selectFrom('kcore_shell_ipv4')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('date', '=', s.date)
-            .executeTakeFirstOrThrow()
-          expect(Number(rows.n)).toBe(s.unique_asns)
+          expect(await storedShells(database, 'ipv4', s.date)).toHaveLength(s.unique_asns)
         }
       } finally {
         await database.close()

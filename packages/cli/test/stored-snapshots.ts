@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Database } from '@kcore/db'
 import { decomposeSnapshot, type IpVersion } from '@kcore/engine'
+import { decodeAsns, decodeShells } from '@kcore/store/testing'
 import { sql } from 'kysely'
 
 /** What one stored snapshot looks like, read back from its tables. */
@@ -16,45 +17,49 @@ export interface SnapshotFigures {
 }
 
 /**
- * Every stored snapshot with its shell rows counted, plus shell rows of dates that have no
- * snapshot row (`unique_asns` -1): a partial ingest shows up either way. Ordered by version
- * and date.
+ * Every stored snapshot with the ASes of its shell blob counted and summed, plus shell blobs of
+ * dates that have no snapshot row (`unique_asns` -1): a partial ingest shows up either way.
+ * Ordered by version and date.
  */
 export async function storedSnapshots(database: Database): Promise<SnapshotFigures[]> {
-  const { rows } = await sql<SnapshotFigures>`
-    with shells as (
-      select 'ipv4' as ip_version, date, count(*)::int as n, sum(shell_index)::bigint as total
-        from kcore_shell_ipv4 group by date
-      union all
-      select 'ipv6', date, count(*)::int, sum(shell_index)::bigint
-        from kcore_shell_ipv6 group by date
-    )
-    select coalesce(s.ip_version, x.ip_version) as ip_version,
-           coalesce(s.date, x.date) as date,
+  const { rows } = await sql<{
+    ip_version: IpVersion
+    date: string
+    unique_asns: number
+    max_shell_index: number
+    asns: Uint8Array | null
+    shells: Uint8Array | null
+  }>`select coalesce(s.ip_version, x.ip_version) as ip_version,
+           coalesce(s.date, x.date)::text as date,
            coalesce(s.unique_asns, -1) as unique_asns,
            coalesce(s.max_shell_index, -1) as max_shell_index,
-           coalesce(x.n, 0) as shell_rows,
-           coalesce(x.total, 0) as shell_sum
+           x.asns, x.shells
       from kcore_snapshot s
-      full join shells x on x.ip_version = s.ip_version and x.date = s.date
+      full join kcore_snapshot_shells x on x.ip_version = s.ip_version and x.date = s.date
      order by 1, 2`.execute(database.db)
-  return rows
+  return rows.map(({ asns, shells, ...row }) => {
+    const decoded = asns && shells ? decodeShells({ asns, shells }) : undefined
+    let sum = 0
+    for (const shell of decoded?.shells ?? []) sum += shell
+    return { ...row, shell_rows: decoded?.asns.length ?? 0, shell_sum: sum }
+  })
 }
 
-/** ASNs in the known-ASN tables that no shell row has, and shell ASNs missing there. */
+/** ASNs in the known-ASN blobs that no snapshot's blob has, and snapshot ASNs missing there. */
 export async function knownAsnDrift(database: Database): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select (
-      (select count(*) from (select asn from kcore_asn_ipv4
-                             except select asn from kcore_shell_ipv4) a)
-    + (select count(*) from (select distinct asn from kcore_shell_ipv4
-                             except select asn from kcore_asn_ipv4) b)
-    + (select count(*) from (select asn from kcore_asn_ipv6
-                             except select asn from kcore_shell_ipv6) c)
-    + (select count(*) from (select distinct asn from kcore_shell_ipv6
-                             except select asn from kcore_asn_ipv6) d)
-    )::int as n`.execute(database.db)
-  return rows[0]!.n
+  let drift = 0
+  for (const ipVersion of ['ipv4', 'ipv6'] as const) {
+    const { rows } = await sql<{ asns: Uint8Array }>`select asns from kcore_snapshot_shells
+      where ip_version = ${ipVersion}`.execute(database.db)
+    const seen = new Set<number>()
+    for (const row of rows) for (const asn of decodeAsns(row.asns)) seen.add(asn)
+    const known = await sql<{ asns: Uint8Array }>`select asns from kcore_known_asns
+      where ip_version = ${ipVersion}`.execute(database.db)
+    const listed = new Set(known.rows[0] ? decodeAsns(known.rows[0].asns) : [])
+    for (const asn of listed) if (!seen.has(asn)) drift++
+    for (const asn of seen) if (!listed.has(asn)) drift++
+  }
+  return drift
 }
 
 const decomposed = new Map<string, Promise<Omit<SnapshotFigures, 'ip_version' | 'date'>>>()

@@ -1,7 +1,7 @@
 import { openPostgresDatabase } from '@kcore/db'
 import { sql } from 'kysely'
 
-/** A row inserted by a transaction that stays open until {@link UncommittedRow.release}. */
+/** A row locked by a transaction that stays open until {@link UncommittedRow.release}. */
 export interface UncommittedRow {
   /** Rolls the transaction back and closes its connection (again: the same promise). */
   release(): Promise<void>
@@ -10,14 +10,15 @@ export interface UncommittedRow {
 class Rollback extends Error {}
 
 /**
- * Inserts `asn` into a known-ASN table in a transaction left open. Any other transaction
- * inserting the same key (the last statement of an ingest) waits on it, so a test can find an
- * ingest provably inside its transaction instead of racing it.
+ * Locks a version's known-ASN row (`kcore_known_asns`, which must exist: one snapshot of the
+ * version stored) by an update in a transaction left open. An ingest of that version locks the
+ * row after writing its shell blob (its `insert into "kcore_known_asns" … on conflict do
+ * update`), so it waits there, and a test can find it provably inside its transaction instead of
+ * racing it.
  */
-export async function holdUncommittedAsn(
+export async function holdKnownAsnsRow(
   url: string,
-  table: 'kcore_asn_ipv4' | 'kcore_asn_ipv6',
-  asn: number,
+  ipVersion: 'ipv4' | 'ipv6',
 ): Promise<UncommittedRow> {
   const database = openPostgresDatabase(url, { maxConnections: 1 })
   let release = () => {}
@@ -27,7 +28,9 @@ export async function holdUncommittedAsn(
   const done = database.db
     .transaction()
     .execute(async (trx) => {
-      await sql`insert into ${sql.table(table)} (asn) values (${asn})`.execute(trx)
+      const { numAffectedRows } = await sql`update kcore_known_asns set asns = asns
+        where ip_version = ${ipVersion}`.execute(trx)
+      if (numAffectedRows !== 1n) throw new Error(`no known-ASN row of ${ipVersion} to hold`)
       inserted()
       await released
       throw new Rollback()

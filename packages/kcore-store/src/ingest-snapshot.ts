@@ -1,20 +1,31 @@
-import { type Kysely, sql } from 'kysely'
-import { intArray, isAsn } from './asn.js'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
 import type { NewSnapshot } from './kcore-store-types.js'
 import { provenanceColumns } from './provenance.js'
+import { MAX_INT4 } from './query-options.js'
 import { bumpRevision } from './revision.js'
-import { type KcoreSchema, knownAsnTable, shellTable } from './schema.js'
+import type { KcoreSchema } from './schema.js'
+import {
+  base64,
+  blobParam,
+  decodeAsns,
+  encodeAsns,
+  encodeShells,
+  exceptAsns,
+  fromBase64,
+  unionAsns,
+} from './shell-blobs.js'
 import { enqueueSnapshotWebhook } from './snapshot-webhook.js'
-import { vacuumShellTable } from './vacuum-shell-table.js'
 import { assertIpVersion } from './validate.js'
 
 /**
  * Stores one snapshot in one transaction, replacing a stored one of the same version and date.
  *
- * The shell rows go in as ONE `insert ... select from unnest($1::bigint[], $2::int[])`: two
- * parameters whatever the size, the same SQL on PostgreSQL and PGlite, and the fastest of the
- * methods measured in `bench/ingest.ts`.
+ * The shell indices go in as ONE row of two blobs (`shell-blobs.ts`): two parameters whatever
+ * the size and no index entry per AS, the same SQL on PostgreSQL and PGlite. The version's
+ * known-ASN blob is merged in the same transaction. `options.vacuum` is accepted and ignored:
+ * since migration 0005 there is no row table to vacuum.
  */
 export async function ingestSnapshot(
   db: Kysely<KcoreSchema>,
@@ -30,15 +41,12 @@ export async function ingestSnapshot(
   if (!Number.isInteger(linkCount) || linkCount < 0)
     throw new RangeError(`linkCount must be a non-negative integer, got ${linkCount}`)
   let maxShell = 0
-  const seen = new Set<number>()
   for (let i = 0; i < asns.length; i++) {
     const asn = asns[i]!
     const shell = shells[i]!
     if (!isAsn(asn)) throw new RangeError(`invalid ASN ${asn} at index ${i}`)
-    if (!Number.isInteger(shell) || shell < 0)
+    if (!Number.isInteger(shell) || shell < 0 || shell > MAX_INT4)
       throw new RangeError(`invalid shell index ${shell} for ASN ${asn}`)
-    if (seen.has(asn)) throw new RangeError(`ASN ${asn} appears twice in the decomposition`)
-    seen.add(asn)
     if (shell > maxShell) maxShell = shell
   }
   if (decomposition.maxShell !== maxShell)
@@ -46,9 +54,12 @@ export async function ingestSnapshot(
       `decomposition.maxShell is ${decomposition.maxShell} but its largest shell index is ${maxShell}`,
     )
 
-  const shell = shellTable(ipVersion)
-  const known = knownAsnTable(ipVersion)
-  const asnParam = intArray(asns)
+  const blobs = encodeShells(asns, shells)
+  // In ASN order a repeated ASN sits next to itself.
+  const sorted = decodeAsns(blobs.asns)
+  for (let i = 1; i < sorted.length; i++)
+    if (sorted[i] === sorted[i - 1])
+      throw new RangeError(`ASN ${sorted[i]} appears twice in the decomposition`)
   const row = {
     ip_version: ipVersion,
     date,
@@ -85,25 +96,81 @@ export async function ingestSnapshot(
       // updated has this one's: which tells `snapshot.added` from `snapshot.replaced`.
       .returning(sql<boolean>`xmax::text <> '0'`.as('replaced'))
       .executeTakeFirstOrThrow()
-    // Replacing a date: ASNs that only the old version of this date had are forgotten. The
-    // candidates are (old rows of this date) EXCEPT (new ASNs), usually a few hundred, each
-    // checked against the other dates through the primary key. A no-op for a new date.
-    await sql`delete from ${sql.table(known)} k
-      where k.asn in (select asn from ${sql.table(shell)} where date = ${date}::date
-                      except select unnest(${asnParam}))
-        and not exists (select 1 from ${sql.table(shell)} s
-                        where s.asn = k.asn and s.date <> ${date}::date)`.execute(trx)
-    await trx.deleteFrom(shell).where('date', '=', date).execute()
-    await sql`insert into ${sql.table(shell)} (asn, date, shell_index)
-      select a, ${date}::date, s from unnest(${asnParam}, ${intArray(shells, 'int')}) as t(a, s)`.execute(
-      trx,
-    )
-    await sql`insert into ${sql.table(known)} (asn)
-      select unnest(${asnParam}) on conflict do nothing`.execute(trx)
+    const old = upserted.replaced
+      ? await trx
+          .selectFrom('kcore_snapshot_shells')
+          .select(base64('asns').as('asns'))
+          .where('ip_version', '=', ipVersion)
+          .where('date', '=', date)
+          .executeTakeFirst()
+      : undefined
+    await trx
+      .insertInto('kcore_snapshot_shells')
+      .values({
+        ip_version: ipVersion,
+        date,
+        asns: blobParam(blobs.asns),
+        shells: blobParam(blobs.shells),
+      })
+      .onConflict((oc) =>
+        oc.columns(['ip_version', 'date']).doUpdateSet({
+          asns: (eb) => eb.ref('excluded.asns'),
+          shells: (eb) => eb.ref('excluded.shells'),
+        }),
+      )
+      .execute()
+    const replaced = old ? decodeAsns(fromBase64(old.asns)) : undefined
+    await updateKnownAsns(trx, ipVersion, date, sorted, replaced)
     // In this transaction: the message commits with the snapshot, or neither does.
     await enqueueSnapshotWebhook(trx, ipVersion, date, upserted.replaced)
     // Last, so the row lock it takes is held only for the commit.
     await bumpRevision(trx)
   })
-  if (options.vacuum !== false) await vacuumShellTable(db, ipVersion)
+  void options
+}
+
+/**
+ * Merges a stored snapshot's ASNs (`added`, ascending) into the version's known-ASN blob. When
+ * it replaced a stored one whose ASNs were `replaced`, the ASNs only that one had are forgotten
+ * unless another stored snapshot has them: usually a few hundred candidates, checked against the
+ * other snapshots' blobs (a rare path: CAIDA re-issues a date now and then). The blob's row is
+ * locked first, so concurrent ingests of one version merge one after the other.
+ */
+async function updateKnownAsns(
+  trx: Transaction<KcoreSchema>,
+  ipVersion: NewSnapshot['ipVersion'],
+  date: string,
+  added: Uint32Array,
+  replaced: Uint32Array | undefined,
+): Promise<void> {
+  // One statement makes the row if missing, locks it and reads it (a no-op update keeps the
+  // stored blob as it is, without copying it).
+  const { asns: knownBytes } = await trx
+    .insertInto('kcore_known_asns')
+    .values({ ip_version: ipVersion, asns: new Uint8Array(0) })
+    .onConflict((oc) =>
+      oc.column('ip_version').doUpdateSet({ asns: (eb) => eb.ref('kcore_known_asns.asns') }),
+    )
+    .returning(base64('asns').as('asns'))
+    .executeTakeFirstOrThrow()
+  const before = decodeAsns(fromBase64(knownBytes))
+  let known = unionAsns(before, added)
+  const gone = replaced ? exceptAsns(replaced, added) : new Uint32Array(0)
+  if (gone.length > 0) {
+    let elsewhere: Uint32Array = new Uint32Array(0)
+    const others = await trx
+      .selectFrom('kcore_snapshot_shells')
+      .select(base64('asns').as('asns'))
+      .where('ip_version', '=', ipVersion)
+      .where('date', '<>', date)
+      .execute()
+    for (const other of others) elsewhere = unionAsns(elsewhere, decodeAsns(fromBase64(other.asns)))
+    known = exceptAsns(known, exceptAsns(gone, elsewhere))
+  }
+  if (known.length === before.length && gone.length === 0) return
+  await trx
+    .updateTable('kcore_known_asns')
+    .set({ asns: blobParam(encodeAsns(known)) })
+    .where('ip_version', '=', ipVersion)
+    .execute()
 }

@@ -101,8 +101,9 @@ export interface TrendView {
 export interface KcoreStoreOptions {
   /**
    * Answer trend reads from a compact in-memory copy of every shell index (~1 byte per AS and
-   * snapshot), which reads bring up to the stored revision while SQL answers them. Default true;
-   * false answers every read with SQL.
+   * snapshot, besides the decoded snapshots), which reads finding it behind bring up to the
+   * stored revision. Default true; false answers every trend read with the database's search
+   * of the stored blobs.
    */
   trendReadModel?: boolean
   /**
@@ -130,12 +131,15 @@ export interface KcoreStore {
   migrate(): Promise<void>
   /**
    * Stores one snapshot in one transaction: whole or not at all. A snapshot already stored for
-   * the same IP version and date is replaced (CAIDA re-issues dates now and then). Then the
-   * version's shell table is vacuumed and analysed, unless `vacuum: false` (a run storing many
-   * snapshots calls {@link vacuumShells} once at its end instead).
+   * the same IP version and date is replaced (CAIDA re-issues dates now and then). The shell
+   * indices are one row of two blobs, so there is nothing to vacuum: `vacuum` is accepted for
+   * hosts written before and ignored.
    */
   ingest(snapshot: NewSnapshot, options?: { vacuum?: boolean }): Promise<void>
-  /** `VACUUM (ANALYZE)` of one version's shell table (see `ingest`). */
+  /**
+   * Nothing since the compact storage (migration 0005): there is no row table to vacuum. Kept
+   * so hosts that call it still work; it only checks `ipVersion`.
+   */
   vacuumShells(ipVersion: IpVersion): Promise<void>
   /**
    * Brings the in-memory trend read model to the stored revision now instead of a step beside
@@ -169,7 +173,10 @@ export interface KcoreReader {
    * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
    * (inclusive; omitted ends are open), with the version's stored date range and which of `asns`
    * any snapshot of the version has. From the in-memory read model when it is at
-   * {@link revision} (no query), else three queries while the model catches up beside them.
+   * {@link revision} (no query). When it is behind, two reads at a time are answered by the
+   * database's search of the stored blobs (each advancing the model beside it) and the others
+   * wait for the model to catch up (it loads only the snapshots it lacks). With
+   * `trendReadModel: false`, always from the search.
    */
   trends(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
   /**
@@ -196,8 +203,9 @@ export interface KcoreReader {
   snapshot(ipVersion: IpVersion, date: string): Promise<SnapshotInfo>
   /**
    * Every AS of the snapshot as typed-array pages (ascending ASN, `pageSize` rows each, default
-   * 10,000): one short keyset query per page, so no connection stays checked out between pages
-   * and stopping early (`break`, `return()`) costs nothing.
+   * 10,000), cut from the decoded snapshot; before each page one primary-key read checks the
+   * content is still the list's. No connection stays checked out between pages and stopping
+   * early (`break`, `return()`) costs nothing.
    */
   shellPages(
     ipVersion: IpVersion,

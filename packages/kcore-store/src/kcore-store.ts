@@ -6,22 +6,19 @@ import { migrateKcoreStore } from './migrate.js'
 import { queryAsnOverview } from './query-asn-overview.js'
 import { queryCore } from './query-core.js'
 import { queryDistribution } from './query-distribution.js'
-import { queryKnownAsns } from './query-known-asns.js'
 import { queryMovers } from './query-movers.js'
 import { queryShellListHead, queryShellPages, queryShells } from './query-shell-pages.js'
-import {
-  queryDateRange,
-  querySnapshot,
-  querySnapshots,
-  queryStoredDates,
-} from './query-snapshots.js'
+import { querySnapshot, querySnapshots, queryStoredDates } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { queryTrends } from './query-trends.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { KcoreSchema } from './schema.js'
+import { loadSnapshotShells, type ShellSource } from './stored-shells.js'
 import { createTrendReadModel } from './trend-read-model.js'
-import { vacuumShellTable } from './vacuum-shell-table.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
+
+/** Trend reads answered by the database's search at once while the model is behind. */
+const MAX_SEARCHES_WHILE_BEHIND = 2
 
 /**
  * A {@link KcoreStore} on an open database (PostgreSQL or PGlite, same code path).
@@ -41,43 +38,68 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   const readRevision = revisionReads(database, REVISION_CHANNEL, () => queryRevision(db))
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
+  /** Trend reads searching the blobs in the database while the model is behind. */
+  let searching = 0
 
   function readerAt(revision: string): KcoreReader {
+    // A decoded snapshot is kept in the reader's memo, filed under its revision like any
+    // answer: the research reads of one snapshot share one read of its blobs.
+    const load: ShellSource = (ipVersion, date) =>
+      memo
+        ? memo.get(revision, `@kcore/store:shells:${ipVersion}:${date}`, () =>
+            loadSnapshotShells(db, ipVersion, date),
+          )
+        : loadSnapshotShells(db, ipVersion, date)
+    async function trends(
+      ipVersion: Parameters<KcoreReader['trends']>[0],
+      asns: number[],
+      range?: Parameters<KcoreReader['trends']>[2],
+    ): Promise<TrendView> {
+      assertIpVersion(ipVersion)
+      assertAsns(asns)
+      assertDateRange(range)
+      if (model) {
+        const view = model.view(revision, ipVersion, asns, range)
+        if (view) return view
+        // Behind (a start, a new ingest). A few reads at a time are answered by the database's
+        // search of the blobs, each taking a model step beside it, so the first answers come
+        // at once; the rest wait for the model instead of piling searches onto the database
+        // that is loading it (64 concurrent searches held a start's load back for 20 s).
+        if (searching < MAX_SEARCHES_WHILE_BEHIND) {
+          searching++
+          try {
+            const [answer] = await Promise.all([
+              queryTrends(db, ipVersion, asns, range),
+              model.advance(),
+            ])
+            return answer
+          } finally {
+            searching--
+          }
+        }
+        await model.catchUp()
+        const caughtUp = model.view(revision, ipVersion, asns, range)
+        if (caughtUp) return caughtUp
+      }
+      return queryTrends(db, ipVersion, asns, range)
+    }
     return {
       revision,
-      async trends(ipVersion, asns, range) {
-        assertIpVersion(ipVersion)
-        assertAsns(asns)
-        assertDateRange(range)
-        const view = model?.view(revision, ipVersion, asns, range)
-        if (view) return view
-        const fromSql = async (): Promise<TrendView> => {
-          const [dateRange, trends, known] = await Promise.all([
-            queryDateRange(db, ipVersion),
-            queryTrends(db, ipVersion, asns, range),
-            queryKnownAsns(db, ipVersion, asns),
-          ])
-          return { dateRange, trends, known }
-        }
-        if (!model) return fromSql()
-        // The model advances a step beside the SQL answer, so it catches up with the reads.
-        const [answer] = await Promise.all([fromSql(), model.advance()])
-        return answer
-      },
+      trends,
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
       summary: () => querySummary(db),
       snapshots: (ipVersion) => querySnapshots(db, ipVersion),
       storedDates: (ipVersion) => queryStoredDates(db, ipVersion),
       snapshotCount: () => querySnapshotCount(db),
       snapshot: (ipVersion, date) => querySnapshot(db, ipVersion, date),
-      shellPages: (ipVersion, date, options) => queryShellPages(db, ipVersion, date, options),
+      shellPages: (ipVersion, date, options) => queryShellPages(db, load, ipVersion, date, options),
       shellListHead: (ipVersion, date, minShell) =>
-        queryShellListHead(db, ipVersion, date, minShell),
-      shells: (ipVersion, date, options) => queryShells(db, ipVersion, date, options),
-      core: (ipVersion, date, select) => queryCore(db, ipVersion, date, select),
-      distribution: (ipVersion, date) => queryDistribution(db, ipVersion, date),
+        queryShellListHead(load, ipVersion, date, minShell),
+      shells: (ipVersion, date, options) => queryShells(db, load, ipVersion, date, options),
+      core: (ipVersion, date, select) => queryCore(load, ipVersion, date, select),
+      distribution: (ipVersion, date) => queryDistribution(load, ipVersion, date),
       movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),
-      asnOverview: (asn) => queryAsnOverview(db, asn),
+      asnOverview: (asn) => queryAsnOverview(trends, asn),
     }
   }
 
@@ -87,7 +109,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     tryWithLock: (name, fn) => database.tryWithLock(name, fn),
     migrate: () => migrateKcoreStore(db),
     ingest: (snapshot, options) => ingestSnapshot(db, snapshot, options),
-    vacuumShells: (ipVersion) => vacuumShellTable(db, ipVersion),
+    vacuumShells: async (ipVersion) => assertIpVersion(ipVersion),
     loadTrendModel: async () => model?.catchUp(),
     reader: async () => readerAt(await readRevision()),
   }

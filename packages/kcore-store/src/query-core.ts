@@ -1,18 +1,17 @@
 import type { IpVersion } from '@kcore/engine'
-import { type Kysely, sql } from 'kysely'
-import { committedRead } from './committed-read.js'
 import type { CoreAnswer, CoreSelector } from './kcore-store-types.js'
 import { integerOption, MAX_RESEARCH_LIMIT } from './query-options.js'
-import { querySnapshot } from './query-snapshots.js'
-import { type KcoreSchema, shellTable } from './schema.js'
+import { shellCounts } from './shell-blobs.js'
+import type { ShellSource } from './stored-shells.js'
 
 /**
  * The k-core of a snapshot (ASes with `shell_index >= k`, k defaulting to the maximum, so the
  * innermost core) or its top-N ASes by shell index (ties by ASN, `k` = the lowest among them).
- * A k above the maximum is an empty core, not an error.
+ * A k above the maximum is an empty core, not an error. Read from the decoded snapshot (record
+ * and shell indices of one committed state).
  */
 export async function queryCore(
-  db: Kysely<KcoreSchema>,
+  load: ShellSource,
   ipVersion: IpVersion,
   date: string,
   select: CoreSelector = {},
@@ -22,29 +21,39 @@ export async function queryCore(
     'k' in select && select.k !== undefined
       ? integerOption('k', select.k, 0, Number.MAX_SAFE_INTEGER)
       : undefined
-  // The record (its max: the default k) and the rows from one committed state.
-  return committedRead(db, async (trx) => {
-    const snapshot = await querySnapshot(trx, ipVersion, date)
-    const maxShell = snapshot.max_shell_index
-    const table = sql.table(shellTable(ipVersion))
-    let k: number
-    let asns: number[]
-    if (top !== undefined) {
-      const { rows } = await sql<{ asn: number | string; shell_index: number }>`
-        select asn, shell_index from ${table} where date = ${date}::date
-        order by shell_index desc, asn limit ${top}`.execute(trx)
-      k = rows.length > 0 ? rows[rows.length - 1]!.shell_index : 0
-      asns = rows.map((r) => Number(r.asn)).sort((a, b) => a - b)
-    } else {
-      k = askedK ?? maxShell
-      const { rows } =
-        k > maxShell
-          ? { rows: [] }
-          : await sql<{ asn: number | string }>`
-              select asn from ${table} where date = ${date}::date and shell_index >= ${k}
-              order by asn`.execute(trx)
-      asns = rows.map((r) => Number(r.asn))
+  const stored = await load(ipVersion, date)
+  const { asns, shells } = stored
+  const maxShell = stored.snapshot.max_shell_index
+  let k: number
+  // Every AS with a shell index above `k`, and the first `atK` (lowest ASNs) of those at `k`.
+  let atK = Number.POSITIVE_INFINITY
+  if (top !== undefined) {
+    // Down the non-empty shells until `top` ASes are reached (or all are taken).
+    const counts = shellCounts(shells, maxShell)
+    k = counts[0]?.[0] ?? 0
+    let above = 0
+    for (let i = counts.length - 1; i >= 0; i--) {
+      const [shell, count] = counts[i]!
+      if (above + count >= top) {
+        k = shell
+        atK = top - above
+        break
+      }
+      above += count
     }
-    return { date, ip_version: ipVersion, k, max_shell_index: maxShell, count: asns.length, asns }
-  })
+  } else k = askedK ?? maxShell
+  const chosen: number[] = []
+  if (k <= maxShell)
+    for (let i = 0; i < asns.length; i++) {
+      const shell = shells[i]!
+      if (shell > k || (shell === k && atK-- > 0)) chosen.push(asns[i]!)
+    }
+  return {
+    date,
+    ip_version: ipVersion,
+    k,
+    max_shell_index: maxShell,
+    count: chosen.length,
+    asns: chosen,
+  }
 }

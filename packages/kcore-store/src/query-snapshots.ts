@@ -7,7 +7,7 @@ import type { KcoreSchema } from './schema.js'
 import { assertIpVersion } from './validate.js'
 
 /** A timestamp as ISO 8601 UTC text, formatted in SQL so both drivers give the same string. */
-const isoUtc = (column: 'ingested_at' | 'file_modified') =>
+export const isoUtc = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /** The snapshot table's columns as a {@link SnapshotInfo}. */

@@ -5,7 +5,7 @@ import type { KcoreSchema } from './schema.js'
 
 /**
  * Per-version figures from the small tables only: the snapshot table (one row per date) and
- * the known-ASN table (one row per distinct ASN, maintained at ingest), never the shell rows.
+ * the known-ASN blob's length (maintained at ingest; read without fetching the blob).
  */
 export async function querySummary(
   db: Kysely<KcoreSchema>,
@@ -19,9 +19,8 @@ export async function querySummary(
     total_asns: number
   }>`select n.ip_version, count(*)::int as snapshot_count, min(n.date) as earliest,
       max(n.date) as latest, max(n.max_shell_index) as max_shell_index,
-      case n.ip_version
-        when 'ipv4' then (select count(*) from kcore_asn_ipv4)
-        else (select count(*) from kcore_asn_ipv6) end::int as total_asns
+      coalesce((select octet_length(k.asns) / 4 from kcore_known_asns k
+                where k.ip_version = n.ip_version), 0)::int as total_asns
     from kcore_snapshot n group by n.ip_version order by n.ip_version`.execute(db)
   const summary: Partial<Record<IpVersion, VersionSummary>> = {}
   for (const r of rows) {

@@ -18,19 +18,24 @@ export interface SnapshotTable {
   engine_version: string | null
 }
 
-/** One row per AS per snapshot: its shell index (core number). One table per IP version. */
-export interface ShellTable {
-  asn: number
+/**
+ * One row per stored snapshot: its ASNs and shell indices in the compact form of
+ * `shell-blobs.ts` (migration 0005), written in the transaction that writes its
+ * {@link SnapshotTable} row.
+ */
+export interface SnapshotShellsTable {
+  ip_version: IpVersion
   date: string
-  shell_index: number
+  asns: Uint8Array
+  shells: Uint8Array
 }
 
-/** Every ASN seen in any snapshot of one IP version (kept in step with the shell table). */
-export interface KnownAsnTable {
-  asn: number
+/** Every ASN seen in any stored snapshot of one version, as one ascending uint32 blob. */
+export interface KnownAsnsTable {
+  ip_version: IpVersion
+  asns: Uint8Array
 }
 
-/** The tables of `@kcore/store`, as Kysely sees them. */
 /** The one-row data revision (see the `0002_revision` migration). */
 export interface RevisionTable {
   singleton: Generated<boolean>
@@ -38,21 +43,10 @@ export interface RevisionTable {
   revision: ColumnType<string, string, string>
 }
 
+/** The tables of `@kcore/store`, as Kysely sees them. */
 export type KcoreSchema = {
   kcore_revision: RevisionTable
   kcore_snapshot: SnapshotTable
-  kcore_shell_ipv4: ShellTable
-  kcore_shell_ipv6: ShellTable
-  kcore_asn_ipv4: KnownAsnTable
-  kcore_asn_ipv6: KnownAsnTable
-}
-
-/** The shell-index table of one IP version. */
-export function shellTable(ipVersion: IpVersion): 'kcore_shell_ipv4' | 'kcore_shell_ipv6' {
-  return ipVersion === 'ipv6' ? 'kcore_shell_ipv6' : 'kcore_shell_ipv4'
-}
-
-/** The known-ASN table of one IP version. */
-export function knownAsnTable(ipVersion: IpVersion): 'kcore_asn_ipv4' | 'kcore_asn_ipv6' {
-  return ipVersion === 'ipv6' ? 'kcore_asn_ipv6' : 'kcore_asn_ipv4'
+  kcore_snapshot_shells: SnapshotShellsTable
+  kcore_known_asns: KnownAsnsTable
 }

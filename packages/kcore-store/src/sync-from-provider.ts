@@ -74,8 +74,7 @@ export interface SyncOptions {
  * Lists the provider and stores every listed snapshot whose date is not stored yet, oldest
  * first, each decomposed with `@kcore/engine` in a worker thread (as many snapshots ahead as
  * the worker pool has threads, so decoding overlaps storing and never blocks the caller's
- * event loop) and stored in its own transaction, with one vacuum of the shell table at the end
- * of the version's run, under
+ * event loop) and stored in its own transaction, under
  * `database.tryWithLock('kcore:refresh')` so one refresh runs at a time across every process
  * sharing the database. A snapshot that fails is reported in `failures` and the run goes on;
  * a listing failure marks that version unchecked.
@@ -167,50 +166,45 @@ async function syncVersion(
     prepared[i] = prepareSnapshot(options, ipVersion, ref)
     prepared[i].catch(() => {})
   }
-  try {
-    for (const [i, ref] of todo.entries()) {
-      for (let ahead = 0; ahead <= LOOKAHEAD; ahead++) prepare(i + ahead)
+  for (const [i, ref] of todo.entries()) {
+    for (let ahead = 0; ahead <= LOOKAHEAD; ahead++) prepare(i + ahead)
+    signal?.throwIfAborted()
+    try {
+      const snapshot = await prepared[i]!
       signal?.throwIfAborted()
+      // An empty or implausibly small file is a failure of that date, so the next run retries it.
+      await assertStorableSnapshot(store, snapshot)
       try {
-        const snapshot = await prepared[i]!
-        signal?.throwIfAborted()
-        // An empty or implausibly small file is a failure of that date, so the next run retries it.
-        await assertStorableSnapshot(store, snapshot)
-        try {
-          await store.ingest(snapshot, { vacuum: false })
-        } catch (error) {
-          throw new SnapshotNotStoredError(error)
-        }
-        result.added.push(ref.date)
-        options.onProgress?.({
-          ipVersion,
-          date: ref.date,
-          done: i + 1,
-          total: todo.length,
-          ok: true,
-        })
+        await store.ingest(snapshot)
       } catch (error) {
-        if (signal?.aborted) throw signal.reason
-        const message = messageOf(error)
-        result.failures.push({
-          date: ref.date,
-          error: message,
-          ...(error instanceof SnapshotNotStoredError ? { cause: error.cause } : {}),
-        })
-        options.onProgress?.({
-          ipVersion,
-          date: ref.date,
-          done: i + 1,
-          total: todo.length,
-          ok: false,
-          error: message,
-        })
+        throw new SnapshotNotStoredError(error)
       }
-      delete prepared[i]
+      result.added.push(ref.date)
+      options.onProgress?.({
+        ipVersion,
+        date: ref.date,
+        done: i + 1,
+        total: todo.length,
+        ok: true,
+      })
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason
+      const message = messageOf(error)
+      result.failures.push({
+        date: ref.date,
+        error: message,
+        ...(error instanceof SnapshotNotStoredError ? { cause: error.cause } : {}),
+      })
+      options.onProgress?.({
+        ipVersion,
+        date: ref.date,
+        done: i + 1,
+        total: todo.length,
+        ok: false,
+        error: message,
+      })
     }
-  } finally {
-    // One vacuum for the run, also when it stops early (deadline, abort) after storing some.
-    if (result.added.length > 0) await store.vacuumShells(ipVersion)
+    delete prepared[i]
   }
 
   result.checked = result.failures.length === 0

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export { decodeAsns, decodeShells } from './shell-blobs.js'
 export {
   type Fault,
   type FaultProviderServer,
@@ -23,9 +24,11 @@ export {
 } from './testing/offers.js'
 export {
   clearKcoreTables,
+  countKnownAsns,
   countRows,
   rowsOfDate,
   shellPairs,
+  storedAsnCount,
   storedShells,
 } from './testing/tables.js'
 export { openStore, type TestStore } from './testing/test-store.js'

@@ -1,52 +1,96 @@
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
+import { committedRead } from './committed-read.js'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
-import { type KcoreSchema, shellTable } from './schema.js'
+import type { KcoreSchema } from './schema.js'
+import {
+  base64,
+  decodeAsns,
+  fromBase64,
+  indexOfAsn,
+  type ShellArray,
+  unionAsns,
+} from './shell-blobs.js'
+import { loadStoredShells, STAMP } from './stored-shells.js'
 
 /**
- * The shell indices of one stored snapshot, in memory. `shells[slot]` is the shell index + 1 of
- * the AS in that slot of the model's ASN dictionary (0: absent from the snapshot; slots past
- * the end are absent too). One byte per AS: {@link WIDE} sends a shell index from 254 up to
- * `wide` (every column the same array type, so the read loop stays monomorphic).
+ * One stored snapshot as the model holds it: its decoded blobs (ascending ASNs and their shell
+ * indices), as loaded and never changed.
  */
 interface SnapshotColumn {
   date: string
   maxShell: number
-  shells: Uint8Array
-  /** Shell index + 1 by slot, for the slots marked {@link WIDE}. */
-  wide: Map<number, number>
+  asns: Uint32Array
+  shells: ShellArray
   /** The column's points by shell index, made on first use and shared (frozen) by every read. */
   points: TrendPoint[]
 }
 
 /**
- * One version's columns at a revision, in date order, with their bytes also laid out row by
- * row: a trend reads one AS across every snapshot, so its bytes sit side by side instead of one
- * per column (a cache miss each, 460 of them per trend).
+ * One version's columns at a revision, in date order, transposed: a trend reads one AS across
+ * every snapshot, so its bytes sit side by side (one byte per snapshot) instead of one lookup in
+ * each column (460 of them per trend).
  */
 interface VersionRows {
   columns: SnapshotColumn[]
-  /** `rows[slot * columns.length + i]` is `columns[i].shells[slot]`, for slots below `slotCount`. */
+  /** Every ASN of the columns, ascending: an AS's slot is its position here. */
+  union: Uint32Array
+  /**
+   * `rows[slot * columns.length + i]` is the shell index + 1 of the slot's AS in `columns[i]`
+   * (0: absent). One byte each: {@link WIDE} sends a shell index from 254 up to `wide`.
+   */
   rows: Uint8Array
-  slotCount: number
+  /** Shell index + 1 by `slot * columns.length + i`, for the bytes marked {@link WIDE}. */
+  wide: Map<number, number>
 }
 
 /** Slots transposed per tile: the tile's rows (a few hundred KB) stay in cache while written. */
 const TILE = 1024
 
-function toRows(columns: SnapshotColumn[], slotCount: number): VersionRows {
+/**
+ * The transposition of a version's columns over `union` (the version's known ASNs, read with
+ * the listing, so every column's ASNs are in it; merged from the columns when it is missing or
+ * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk.
+ */
+function toRows(columns: SnapshotColumn[], known: Uint32Array | undefined): VersionRows {
   const n = columns.length
-  const rows = new Uint8Array(slotCount * n)
-  for (let from = 0; from < slotCount; from += TILE) {
-    const to = Math.min(from + TILE, slotCount)
+  let union = known ?? new Uint32Array(0)
+  if (!known || !columns.every((c) => c.asns.length === 0 || holds(union, c.asns))) {
+    union = new Uint32Array(0)
+    for (const column of columns) union = unionAsns(union, column.asns)
+  }
+  const rows = new Uint8Array(union.length * n)
+  const wide = new Map<number, number>()
+  const next = new Uint32Array(n)
+  for (let from = 0; from < union.length; from += TILE) {
+    const to = Math.min(from + TILE, union.length)
+    const last = union[to - 1]!
     for (let i = 0; i < n; i++) {
-      const shells = columns[i]!.shells
-      const end = Math.min(to, shells.length)
-      for (let slot = from; slot < end; slot++) rows[slot * n + i] = shells[slot]!
+      const { asns, shells } = columns[i]!
+      let p = next[i]!
+      let slot = from
+      for (; p < asns.length && asns[p]! <= last; p++) {
+        const asn = asns[p]!
+        while (union[slot] !== asn) slot++
+        const value = shells[p]! + 1
+        const at = slot * n + i
+        if (value >= WIDE) wide.set(at, value)
+        rows[at] = Math.min(value, WIDE)
+      }
+      next[i] = p
     }
   }
-  return { columns, rows, slotCount }
+  return { columns, union, rows, wide }
+}
+
+/** True when ascending `union` holds the ascending `asns` (first, last and size checked). */
+function holds(union: Uint32Array, asns: Uint32Array): boolean {
+  return (
+    asns.length <= union.length &&
+    indexOfAsn(union, asns[0]!) >= 0 &&
+    indexOfAsn(union, asns[asns.length - 1]!) >= 0
+  )
 }
 
 /** A stored snapshot as listed: `stamp` (its `ingested_at`) changes with every (re-)ingest. */
@@ -57,117 +101,111 @@ interface ListedSnapshot {
   stamp: string
 }
 
-const STAMP = sql`extract(epoch from n.ingested_at)::text`
-
-/** The byte of a shell index too large for one (its value is in the column's `wide`). */
+/** The byte of a shell index too large for one (its value is in the version's `wide`). */
 const WIDE = 0xff
 
 /**
- * Snapshots loaded per catch-up step (one statement each). Small, because PGlite has one
- * connection: a step holds up every other query while it loads.
+ * Snapshots loaded per statement (their blobs: up to ~0.5 MB a snapshot). Bounded, because
+ * PGlite has one connection: a statement holds up every other query while it runs.
  */
-const BATCH = 4
+const BATCH = 16
 
 /**
  * A compact in-memory copy of every stored shell index, for trend reads that never touch the
- * shell tables: one byte per AS and snapshot in a dense column per snapshot (460 monthly
- * snapshots of ~100k ASes: ~45 MB), indexed through one ASN → slot dictionary, and the same
- * bytes row by row per version for the reads (as much again, rebuilt in well under a second
- * when a version's columns change).
+ * database: the decoded blobs of each stored snapshot (`kcore_snapshot_shells`, one row per
+ * snapshot), and per version the same values transposed row by row, one byte per AS and
+ * snapshot (rebuilt when a version's snapshots change, a fraction of a second for the whole
+ * history).
  *
  * It answers only for the revision it was built at, so it is right across processes: the
- * caller reads the stored revision first and falls back to SQL while the model is behind,
- * advancing it a few snapshots per read. It loads only snapshots it does not hold yet: a
- * snapshot is identified by its version, date and `ingested_at`, which every (re-)ingest sets,
- * so a column never changes once loaded.
+ * caller reads the stored revision first and, when the model is behind, has it catch up. It
+ * loads only snapshots it does not hold yet: a snapshot is identified by its version, date and
+ * `ingested_at`, which every (re-)ingest sets, so a column never changes once loaded.
  */
 export function createTrendReadModel(db: Kysely<KcoreSchema>) {
-  const slots = new Map<number, number>()
   /** Loaded columns by snapshot key, kept across revisions. */
   const columns = new Map<string, SnapshotColumn>()
   /** The columns of each version in date order, valid at `revision`. */
   let ready: { revision: string; byVersion: Map<IpVersion, VersionRows> } | undefined
 
-  function slotOf(asn: number): number {
-    let slot = slots.get(asn)
-    if (slot === undefined) {
-      slot = slots.size
-      slots.set(asn, slot)
-    }
-    return slot
-  }
+  const keyOf = (r: { ip_version: IpVersion; date: string; stamp: string }) =>
+    `${r.ip_version}|${r.date}|${r.stamp}`
 
   /**
-   * One snapshot's column, or undefined when the snapshot is no longer the one listed (deleted
-   * or re-ingested since): the snapshot row is re-checked in the same statement.
+   * Loads `rows` (one version) in one statement; false when one is no longer the one listed
+   * (deleted or re-ingested since): the stamp is read with the blobs.
    */
-  async function loadColumn(row: ListedSnapshot): Promise<SnapshotColumn | undefined> {
-    // One text row per snapshot ("asn shell asn shell ..."): a single message to parse instead
-    // of one per AS, several times faster through either driver.
-    const { rows } = await sql<{ pairs: string | null }>`
-      select string_agg(s.asn::text || ' ' || s.shell_index::text, ' ') as pairs
-      from kcore_snapshot n
-      left join ${sql.table(shellTable(row.ip_version))} s on s.date = n.date
-      where n.ip_version = ${row.ip_version} and n.date = ${row.date}::date
-        and ${STAMP} = ${row.stamp}
-      group by n.date`.execute(db)
-    if (rows.length === 0) return undefined
-    const numbers = rows[0]!.pairs ? rows[0]!.pairs.split(' ') : []
-    const pairs: number[] = []
-    for (let i = 0; i < numbers.length; i += 2) {
-      pairs.push(slotOf(Number(numbers[i])), Number(numbers[i + 1]) + 1)
+  async function loadColumns(ipVersion: IpVersion, rows: ListedSnapshot[]): Promise<boolean> {
+    const loaded = await loadStoredShells(
+      db,
+      ipVersion,
+      rows.map((r) => r.date),
+    )
+    for (const row of rows) {
+      const stored = loaded.get(row.date)
+      if (stored?.stamp !== row.stamp) return false
+      columns.set(keyOf(row), {
+        date: row.date,
+        maxShell: stored.snapshot.max_shell_index,
+        asns: stored.asns,
+        shells: stored.shells,
+        points: [],
+      })
     }
-    const shells = new Uint8Array(slots.size)
-    const wide = new Map<number, number>()
-    for (let i = 0; i < pairs.length; i += 2) {
-      const slot = pairs[i]!
-      const value = pairs[i + 1]!
-      if (value >= WIDE) wide.set(slot, value)
-      shells[slot] = Math.min(value, WIDE)
-    }
-    return { date: row.date, maxShell: row.max_shell_index, shells, wide, points: [] }
+    return true
   }
 
   /**
    * One step of catching up: the revision and the snapshot list (one statement, so they agree),
-   * then up to BATCH missing columns. True when the model is at that revision. No transaction
-   * spans the step: a column is immutable for its snapshot's stamp, and closing the database
-   * never waits on a model.
+   * then up to BATCH missing snapshots (one statement). True when the model is at that
+   * revision. No transaction spans the loads: a column is immutable for its snapshot's stamp.
+   * `size`: snapshots a step loads (a host's catch-up at start, waited on by no read, takes
+   * larger steps: fewer listings).
    */
-  async function step(): Promise<boolean> {
-    const { rows } = await sql<ListedSnapshot & { revision: string }>`
-      select r.revision::text as revision, n.ip_version, n.date, n.max_shell_index,
-        ${STAMP} as stamp
-      from kcore_revision r left join kcore_snapshot n on true
-      order by n.ip_version, n.date`.execute(db)
+  async function step(size: number): Promise<boolean> {
+    // The listing and, on the step that completes the model, each version's known ASNs (its
+    // slots) from one committed state, so the slots hold every listed snapshot's ASNs.
+    const { rows, known } = await committedRead(db, async (trx) => {
+      const { rows } = await sql<ListedSnapshot & { revision: string }>`
+        select r.revision::text as revision, n.ip_version, n.date::text as date,
+          n.max_shell_index, ${STAMP} as stamp
+        from kcore_revision r left join kcore_snapshot n on true
+        order by n.ip_version, n.date`.execute(trx)
+      const missing = rows.filter((r) => r.date !== null && !columns.has(keyOf(r))).length
+      const known = new Map<IpVersion, Uint32Array>()
+      if (missing <= size) {
+        const { rows: blobs } = await sql<{ ip_version: IpVersion; asns: string }>`
+          select ip_version, ${base64('asns')} as asns from kcore_known_asns`.execute(trx)
+        for (const blob of blobs) known.set(blob.ip_version, decodeAsns(fromBase64(blob.asns)))
+      }
+      return { rows, known }
+    })
     const revision = rows[0]?.revision
     if (revision === undefined) return true
     const listed = rows.filter((r) => r.date !== null)
-    const keyOf = (r: ListedSnapshot) => `${r.ip_version}|${r.date}|${r.stamp}`
     const wanted = new Set(listed.map(keyOf))
     for (const key of columns.keys()) if (!wanted.has(key)) columns.delete(key)
     const missing = listed.filter((r) => !columns.has(keyOf(r)))
-    for (const row of missing.slice(0, BATCH)) {
-      const column = await loadColumn(row)
+    const batch = missing.slice(0, size)
+    for (const version of new Set(batch.map((r) => r.ip_version))) {
+      const rowsOf = batch.filter((r) => r.ip_version === version)
       // Changed since listed: the next step lists again.
-      if (!column) return false
-      columns.set(keyOf(row), column)
+      if (!(await loadColumns(version, rowsOf))) return false
     }
-    if (missing.length > BATCH) return false
+    if (missing.length > size) return false
     const listedByVersion = new Map<IpVersion, SnapshotColumn[]>()
     for (const row of listed) {
       const list = listedByVersion.get(row.ip_version) ?? []
       list.push(columns.get(keyOf(row))!)
       listedByVersion.set(row.ip_version, list)
     }
-    // A version whose columns did not change keeps its rows (slots added since are absent
-    // from every one of its columns).
+    // A version whose columns did not change keeps its rows.
     const byVersion = new Map<IpVersion, VersionRows>()
     for (const [version, list] of listedByVersion) {
       const before = ready?.byVersion.get(version)
       const same =
         before?.columns.length === list.length && before.columns.every((c, i) => c === list[i])
-      byVersion.set(version, same ? before : toRows(list, slots.size))
+      byVersion.set(version, same ? before : toRows(list, known.get(version)))
     }
     ready = { revision, byVersion }
     return true
@@ -175,8 +213,8 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   let stepping: Promise<boolean> | undefined
 
-  function startStep(): Promise<boolean> {
-    stepping ??= step().finally(() => {
+  function startStep(size = BATCH): Promise<boolean> {
+    stepping ??= step(size).finally(() => {
       stepping = undefined
     })
     return stepping
@@ -185,8 +223,9 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
   /**
    * Runs one catch-up step unless one is under way (then resolves at once). The caller awaits
    * it beside its SQL answer, so the model advances with the reads and no work is left running
-   * when the last read returns (closing the database never races a model). Errors only delay
-   * the model: the SQL path answers meanwhile.
+   * when the last read returns (closing the database never races a model). A step is small
+   * (BATCH snapshots), so the answer waits little for it. Errors only delay the model: the SQL
+   * path answers meanwhile.
    */
   function advance(): Promise<void> {
     if (stepping) return Promise.resolve()
@@ -198,7 +237,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   /** Steps until the model is at the revision stored when the last step began. */
   async function catchUp(): Promise<void> {
-    for (let done = false; !done; ) done = await startStep()
+    for (let done = false; !done; ) done = await startStep(BATCH * 4)
   }
 
   return {
@@ -227,22 +266,20 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
         if (trends.has(asn)) continue
         const points: TrendPoint[] = []
         trends.set(asn, points)
-        const slot = slots.get(asn)
-        if (!version || slot === undefined || slot >= version.slotCount) continue
-        const { rows } = version
+        const slot = version ? indexOfAsn(version.union, asn) : -1
+        if (!version || slot < 0) continue
+        // Every slot is some column's AS: the AS is known.
+        known.add(asn)
+        const { rows, wide } = version
         const base = slot * n
-        let stored = false
-        for (let i = 0; i < n; i++) {
+        for (let i = from; i < to; i++) {
           let value = rows[base + i]!
           if (value === 0) continue
-          stored = true
-          if (i < from || i >= to) continue
           const column = list[i]!
-          if (value === WIDE) value = column.wide.get(slot) ?? WIDE
+          if (value === WIDE) value = wide.get(base + i) ?? WIDE
           const shell = value - 1
           points.push((column.points[shell] ??= pointOf(column, shell)))
         }
-        if (stored) known.add(asn)
       }
       const dateRange = list.length ? { earliest: list[0]!.date, latest: list.at(-1)!.date } : null
       return { dateRange, trends, known }

@@ -7,9 +7,11 @@ import type { CoreDecomposition } from '@kcore/engine'
 export { FIXTURE, MALFORMED_FIXTURE } from '../src/testing/fixtures.js'
 export {
   clearKcoreTables,
+  countKnownAsns,
   countRows,
   rowsOfDate,
   shellPairs,
+  storedAsnCount,
   storedShells,
 } from '../src/testing/tables.js'
 export { openStore, type TestStore } from '../src/testing/test-store.js'

@@ -8,7 +8,13 @@ import { migrations } from '../src/migrations.js'
 import { FIXTURE } from './helpers.js'
 
 /** The ids databases have recorded since these migrations were released. */
-const RELEASED = ['0001_initial', '0002_revision', '0003_provenance', '0004_revision_notify']
+const RELEASED = [
+  '0001_initial',
+  '0002_revision',
+  '0003_provenance',
+  '0004_revision_notify',
+  '0005_compact_shells',
+]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
 async function schemaOf(db: Database['db']) {
@@ -34,7 +40,7 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     try {
       await createKcoreStore(database).migrate()
       const fixture = JSON.parse(
-        await readFile(new URL('./fixtures/schema-0004.json', import.meta.url), 'utf8'),
+        await readFile(new URL('./fixtures/schema-0005.json', import.meta.url), 'utf8'),
       )
       expect(await schemaOf(database.db)).toEqual(fixture)
     } finally {

@@ -9,7 +9,7 @@ import { startFaultProvider } from '../src/testing.js'
 import { cliqueSnapshot, FakeProvider } from './fake-provider.js'
 import {
   clearKcoreTables,
-  countRows,
+  countKnownAsns,
   openStore,
   rowsOfDate,
   type TempDir,
@@ -114,7 +114,7 @@ describe.each(testDatabases())('snapshots that must not be stored, on $name', ({
     ])
     await expectNothingOf('ipv4', '2024-07-01')
     await expectNothingOf('ipv4', '2024-09-01')
-    expect(await countRows(store.database, 'kcore_asn_ipv4')).toBe(21)
+    expect(await countKnownAsns(store.database, 'ipv4')).toBe(21)
 
     provider
       .offer('ipv4', '2024-07-01', cliqueSnapshot(5))

@@ -2,7 +2,7 @@ import type { Database } from '@kcore/db'
 import { decomposeSnapshot, type IpVersion } from '@kcore/engine'
 import type { KcoreStore } from '../kcore-store-types.js'
 import type { Fault, FaultProviderServer } from './fault-provider-server.js'
-import { countRows, shellPairs, storedShells } from './tables.js'
+import { countKnownAsns, shellPairs, storedShells } from './tables.js'
 
 /** A file a {@link FaultProviderServer} offers: its date, its good bytes, the fault it starts with. */
 export interface Offer {
@@ -59,7 +59,7 @@ export async function storedVersion(
         shells: await storedShells(database, ipVersion, s.date),
       })),
     ),
-    knownAsns: await countRows(database, `kcore_asn_${ipVersion}`),
+    knownAsns: await countKnownAsns(database, ipVersion),
   }
 }
 

@@ -1,18 +1,19 @@
 import type { Database } from '@kcore/db'
 import type { CoreDecomposition, IpVersion } from '@kcore/engine'
 import { sql } from 'kysely'
-import { shellTable } from '../schema.js'
+import { decodeShells } from '../shell-blobs.js'
 
 /** Empties every k-core table (between tests sharing one database). */
 export async function clearKcoreTables(database: Database): Promise<void> {
-  await sql`truncate kcore_snapshot, kcore_shell_ipv4, kcore_shell_ipv6, kcore_asn_ipv4, kcore_asn_ipv6`.execute(
-    database.db,
-  )
+  await sql`truncate kcore_snapshot, kcore_snapshot_shells, kcore_known_asns`.execute(database.db)
   // Removing data is a change: readers keyed on the revision must not serve the old rows.
   await sql`update kcore_revision set revision = revision + 1`.execute(database.db)
 }
 
-/** Rows any table holds for one version and date: all zero when nothing of it is stored. */
+/**
+ * What the tables hold for one version and date: its snapshot row (0 or 1) and the ASes of its
+ * stored shell blob; all zero when nothing of it is stored.
+ */
 export async function rowsOfDate(
   database: Database,
   ipVersion: IpVersion,
@@ -21,8 +22,10 @@ export async function rowsOfDate(
   const { rows } = await sql<{ snapshots: number; shells: number }>`
     select (select count(*)::int from kcore_snapshot
             where ip_version = ${ipVersion} and date = ${date}::date) as snapshots,
-           (select count(*)::int from ${sql.table(shellTable(ipVersion))}
-            where date = ${date}::date) as shells`.execute(database.db)
+           coalesce((select octet_length(asns)::int / 4 from kcore_snapshot_shells
+            where ip_version = ${ipVersion} and date = ${date}::date), 0) as shells`.execute(
+    database.db,
+  )
   return rows[0]!
 }
 
@@ -40,10 +43,12 @@ export async function storedShells(
   ipVersion: IpVersion,
   date: string,
 ): Promise<[number, number][]> {
-  const { rows } = await sql<{ asn: string | number; shell_index: number }>`
-    select asn, shell_index from ${sql.table(shellTable(ipVersion))}
-    where date = ${date}::date order by asn`.execute(database.db)
-  return rows.map((r) => [Number(r.asn), r.shell_index])
+  const { rows } = await sql<{ asns: Uint8Array; shells: Uint8Array }>`
+    select asns, shells from kcore_snapshot_shells
+    where ip_version = ${ipVersion} and date = ${date}::date`.execute(database.db)
+  if (!rows[0]) return []
+  const { asns, shells } = decodeShells(rows[0])
+  return Array.from(asns, (asn, i): [number, number] => [asn, shells[i]!])
 }
 
 /** `[asn, shell]` pairs of a decomposition, by ASN (to compare with {@link storedShells}). */
@@ -52,4 +57,19 @@ export function shellPairs(decomposition: CoreDecomposition): [number, number][]
     asn,
     decomposition.shells[i]!,
   ]).sort((a, b) => a[0] - b[0])
+}
+
+/** Distinct ASNs of the version's known-ASN blob. */
+export async function countKnownAsns(database: Database, ipVersion: IpVersion): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select coalesce(
+      (select octet_length(asns)::int / 4 from kcore_known_asns where ip_version = ${ipVersion}),
+      0) as n`.execute(database.db)
+  return rows[0]!.n
+}
+
+/** ASes over every stored snapshot of the version (the sum of their blobs' counts). */
+export async function storedAsnCount(database: Database, ipVersion: IpVersion): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select coalesce(sum(octet_length(asns) / 4), 0)::int
+      as n from kcore_snapshot_shells where ip_version = ${ipVersion}`.execute(database.db)
+  return rows[0]!.n
 }
