@@ -121,7 +121,7 @@ async function trashAndUnlink<
   id: number,
   changes: NamedChanges,
 ): Promise<AnyRow | undefined> {
-  const linked = await lockLinkedEvents(trx, spec, id)
+  await lockLinkedEvents(trx, spec, id)
   const row = await trx
     .updateTable(spec.table as NamedTable)
     .set({ ...changes, status: 'trash' })

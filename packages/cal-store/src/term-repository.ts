@@ -473,11 +473,10 @@ export function createTermRepository(ctx: StoreContext, taxonomy: Taxonomy): Ter
           .where('t.id', '=', id)
           .executeTakeFirst()
         if (!row) throw new CalNotFoundError(kind, id)
-        const children = await trx
+        await trx
           .updateTable('cal_term')
           .set({ parent_id: row.parent_id })
           .where('parent_id', '=', id)
-          .returning('id')
           .execute()
         // The statement that deletes the row decides who deleted it.
         const gone = await trx
