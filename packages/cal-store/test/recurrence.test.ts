@@ -162,6 +162,12 @@ describe('refusals', () => {
       /do not go together/,
     ],
     [
+      'ordinal BYDAY with BYYEARDAY',
+      { rules: ['FREQ=YEARLY;BYDAY=1MO;BYYEARDAY=1'] },
+      /do not go with BYYEARDAY/,
+    ],
+    ['BYDAY=53FR', { rules: ['FREQ=YEARLY;BYDAY=53FR'] }, /gets it wrong/],
+    [
       'ordinal BYDAY with BYMONTHDAY',
       { rules: ['FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=1,2'] },
       /clients/,

@@ -190,6 +190,13 @@ function checkCombination(rule: string, p: RuleParts): void {
     )
   if (ordinals && p.freq === 'YEARLY' && p.byWeekNo)
     fail(rule, 'BYDAY ordinals do not go with BYWEEKNO')
+  // rrule-temporal answers such rules differently depending on the window asked (a property
+  // test found `BYDAY=53MO;BYYEARDAY=1` giving days that are neither).
+  if (ordinals && p.byYearDay) fail(rule, 'BYDAY ordinals do not go with BYYEARDAY')
+  // rrule-temporal 2.2.8 answers BYDAY=53FR with the first Friday of every year; -53 and
+  // 1..52 come out right (checked against plain date arithmetic in the tests).
+  if (p.freq === 'YEARLY' && p.byDay?.some((d) => d.ordinal === 53))
+    fail(rule, 'BYDAY=53.. is refused: the RRULE library gets it wrong (-53 and 1..52 work)')
   if (ordinals && p.freq === 'MONTHLY' && p.byDay?.some((d) => Math.abs(d.ordinal) > 5))
     fail(rule, 'BYDAY ordinals with FREQ=MONTHLY must lie in ±1..5')
   // rrule-temporal 2.2.8 answers this pair differently by query window; no calendar needs it.
