@@ -38,34 +38,13 @@ type Target = { row: number } | { series: number; key: number }
  */
 async function targetOf(trx: CalDb, id: number): Promise<Target> {
   const decoded = decodeOccurrenceId(id)
+  const columns = trx
+    .selectFrom('cal_event')
+    .select(['id', 'recurrence', 'occurrence_key', 'start_utc', 'end_utc', 'timezone', 'all_day'])
   const row = decoded
-    ? await trx
-        .selectFrom('cal_event')
-        .select([
-          'id',
-          'recurrence',
-          'occurrence_key',
-          'start_utc',
-          'end_utc',
-          'timezone',
-          'all_day',
-        ])
-        .where('series_slot', '=', decoded.slot)
-        .executeTakeFirst()
+    ? await columns.where('series_slot', '=', decoded.slot).executeTakeFirst()
     : validIds([id]).length
-      ? await trx
-          .selectFrom('cal_event')
-          .select([
-            'id',
-            'recurrence',
-            'occurrence_key',
-            'start_utc',
-            'end_utc',
-            'timezone',
-            'all_day',
-          ])
-          .where('id', '=', id)
-          .executeTakeFirst()
+      ? await columns.where('id', '=', id).executeTakeFirst()
       : undefined
   if (!row || row.occurrence_key !== null) throw new CalNotFoundError('event', id)
   if (row.recurrence === null) return { row: row.id }
