@@ -17,6 +17,7 @@ import { openDatabase } from '@kcore/db'
 import { createHandler } from '@kcore/http-adapter'
 import autocannon from 'autocannon'
 import postgres from 'postgres'
+import { quantile } from './quantile.js'
 
 const baseUrl = process.env.DATABASE_URL
 if (!baseUrl)
@@ -88,8 +89,6 @@ async function seed(store: CalStore) {
   }
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits
 
 const dbName = `cal_bench_${Date.now().toString(36)}`

@@ -14,6 +14,7 @@ import { prng, SAMPLE_WORDS, seedRecords } from '@cal/store/testing'
 import { openDatabase } from '@kcore/db'
 import { createHandler } from '@kcore/http-adapter'
 import postgres from 'postgres'
+import { quantile } from './quantile.js'
 
 const baseUrl = process.env.DATABASE_URL
 if (!baseUrl) throw new Error('bench:series needs DATABASE_URL (a throwaway database is used)')
@@ -88,8 +89,6 @@ async function seed(store: CalStore) {
   }
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits
 
 const dbName = `series_bench_${Date.now().toString(36)}`

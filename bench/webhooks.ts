@@ -15,6 +15,7 @@ import { openDatabase } from '@kcore/db'
 import { createWebhookSender, webhookSubscriptions } from '@kcore/db/webhooks'
 import { calWebhookChanges, createHandler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
 import postgres from 'postgres'
+import { quantile } from './quantile.js'
 
 const RUNS = Number(process.env.WEBHOOK_BENCH_RUNS ?? 200)
 const TOKEN = 'bench-webhooks-token'
@@ -53,9 +54,6 @@ const event = (i: number): EventInput => ({
   start: new Date(Date.UTC(2026, 5, 1 + (i % 200), 18)),
   end: new Date(Date.UTC(2026, 5, 1 + (i % 200), 20)),
 })
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 
 type Receiving = 'none' | 'ok' | 'dead'
 type Samples = { lists: number[]; writes: number[] }
@@ -141,10 +139,10 @@ function stats(samples: Samples) {
   const lists = [...samples.lists].sort((a, b) => a - b)
   const writes = [...samples.writes].sort((a, b) => a - b)
   return {
-    listP50: percentile(lists, 50),
-    listP99: percentile(lists, 99),
-    writeP50: percentile(writes, 50),
-    writeP99: percentile(writes, 99),
+    listP50: quantile(lists, 0.5),
+    listP99: quantile(lists, 0.99),
+    writeP50: quantile(writes, 0.5),
+    writeP99: quantile(writes, 0.99),
   }
 }
 
