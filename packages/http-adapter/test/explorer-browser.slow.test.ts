@@ -4,20 +4,19 @@ import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from './chromium.js'
+import {
+  api as apiOf,
+  chartPoints,
+  expectedPoints as expectedPointsOf,
+  expectedReference,
+  type Held,
+  openPage as openPageOf,
+} from './explorer-page.js'
 import { type SeededServer, startSeededServer } from './explorer-server.js'
 
 // The trend explorer in a real Chromium against a server seeded with packages/service/data. What the
-// chart holds is read from its data-points attribute (written from the chart's own arrays) and
-// compared with the API's trend_data. Needs the page built: pnpm --filter @kcore/explorer build.
+// chart holds (explorer-page.ts) is compared with the API's trend_data. Needs the page built: pnpm --filter @kcore/explorer build.
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/explorer/', import.meta.url))
-
-interface TrendPoint {
-  date: string
-  shell_index: number
-  max_shell_index: number
-  normalized_shell_index: number
-}
-type Held = Record<string, [string, number][]>
 
 let server: SeededServer
 let browser: Awaited<ReturnType<typeof launchChromium>>
@@ -36,40 +35,6 @@ afterAll(async () => {
   await server?.close()
 })
 
-const api = async <T>(path: string): Promise<{ status: number; body: T }> => {
-  const response = await fetch(`${server.url}${path}`)
-  return { status: response.status, body: (await response.json()) as T }
-}
-
-/** The API's trend of each ASN, as the `[date, value]` pairs the chart should hold. */
-async function expectedPoints(
-  asns: number[],
-  query: Record<string, string>,
-  normalized = false,
-): Promise<Held> {
-  const held: Held = {}
-  for (const asn of asns) {
-    const { body } = await api<{ trend_data: TrendPoint[] }>(
-      `/api/trends/${asn}?${new URLSearchParams(query)}`,
-    )
-    held[`AS${asn}`] = body.trend_data.map((p) => [
-      p.date,
-      normalized ? p.normalized_shell_index : p.shell_index,
-    ])
-  }
-  return held
-}
-
-/** Waits until the chart shows exactly `labels` and has finished loading; returns its points. */
-async function chartPoints(page: Page, labels: string[]): Promise<Held> {
-  const chart = page.locator('#trend-chart')
-  await page.waitForFunction((want) => {
-    const el = document.getElementById('trend-chart')
-    return el?.dataset.state === 'ready' && el.dataset.series === want
-  }, JSON.stringify(labels))
-  return JSON.parse((await chart.getAttribute('data-points')) ?? '{}') as Held
-}
-
 const withoutReference = (held: Held) => {
   const { ['max shell index']: _reference, ...rest } = held
   return rest
@@ -79,21 +44,10 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true })
 }
 
-async function openPage(path = '/'): Promise<Page> {
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(String(error)))
-  page.on('console', (message) => {
-    // Error answers the page asked for are logged by Chromium too; those are expected.
-    const expected = message.text().startsWith('Failed to load resource')
-    if (message.type() === 'error' && !expected) problems.push(message.text())
-  })
-  await page.goto(`${server.url}${path}`)
-  await page.waitForSelector('#status[data-state="ready"]')
-  // Script errors and CSP violations land here: a broken page fails every test.
-  expect(problems).toEqual([])
-  return page
-}
+const api = <T>(path: string) => apiOf<T>(server.url, path)
+const expectedPoints = (asns: number[], query: Record<string, string>, normalized = false) =>
+  expectedPointsOf(server.url, asns, query, normalized)
+const openPage = (path = '/') => openPageOf(context, server.url, path)
 
 const ASNS = [3356, 174, 15169]
 const LABELS = ['AS3356', 'AS174', 'AS15169', 'max shell index']
@@ -104,11 +58,7 @@ describe('the trend explorer in Chromium', () => {
     const firstRender = await page.evaluate(() => document.documentElement.dataset.firstRenderMs)
     console.log(`explorer first render (empty view): ${firstRender} ms after navigation start`)
     expect(await chartPoints(page, ['max shell index'])).toEqual({
-      'max shell index': (
-        await api<{ ipv4: { date: string; max_shell_index: number }[] }>(
-          '/api/snapshots?ip_version=ipv4',
-        )
-      ).body.ipv4.map((s) => [s.date, s.max_shell_index]),
+      'max shell index': await expectedReference(server.url),
     })
     await shot(page, '1-empty')
 
