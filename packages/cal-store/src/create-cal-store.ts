@@ -33,7 +33,7 @@ export interface CalStoreOptions {
   memoBytes?: number | false
   /**
    * Every event's list columns in memory (see {@link ListModelOptions}), kept at the data
-   * revision through the change log, so lists filter and page without scanning the table;
+   * revision through the changes feed's history (`cal_change`), so lists filter and page without scanning the table;
    * `false` lists by SQL alone. Loaded by the first list.
    */
   listModel?: ListModelOptions | false
@@ -68,9 +68,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     ? { ...base, onChanges: (trx, changes) => hook(trx, changes, recordsIn({ ...base, db: trx })) }
     : base
   const model =
-    options.listModel === false
-      ? undefined
-      : createEventListModel(db, ctx.revision, options.listModel ?? {})
+    options.listModel === false ? undefined : createEventListModel(db, options.listModel ?? {})
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
