@@ -10,6 +10,7 @@ import {
 } from './changes.js'
 import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
 import { CalValidationError } from './errors.js'
+import type { EventListFilter } from './event.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
@@ -86,14 +87,39 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     return tokens
   }
 
+  /**
+   * A list and the revision it was read at, of one snapshot: a read-only REPEATABLE READ
+   * transaction (on PGlite it also holds the one session, so no commit lands between its
+   * statements). The list model answers only when it is at exactly that revision; else SQL.
+   */
+  function listInSnapshot(filter: EventListFilter) {
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        const revision = await queryRevision(trx)
+        const index = model && { model: { at: (r: number) => model.exactly(r, trx) }, revision }
+        return { list: await listEvents(trx, filter, index), revision }
+      })
+  }
+
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
     const revision = String(at)
+    /** The revision the reader's last list was read at: what its token stands at. */
+    let listedAt: number | undefined
     return {
       revision,
-      events: { list: (filter = {}) => listEvents(db, filter, model && { model, revision: at }) },
+      events: {
+        async list(filter = {}) {
+          const read = await listInSnapshot(filter)
+          listedAt = read.revision
+          return read.list
+        },
+      },
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
-      syncToken: async () => (await feed()).encode({ revision: at }, ctx.now()),
+      syncToken: async () => (await feed()).encode({ revision: listedAt ?? at }, ctx.now()),
       async changes({ since, limit = DEFAULT_CHANGES_PAGE, view = 'public' }) {
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_PAGE) {
           throw new CalValidationError('limit', `must be an integer 1–${MAX_CHANGES_PAGE}`)
