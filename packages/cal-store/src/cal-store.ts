@@ -51,13 +51,21 @@ export interface CalReader {
    */
   readonly events: Pick<EventRepository, 'list'>
   /**
+   * Venues, organizers, categories and tags, each list read in one snapshot as
+   * {@link events}' lists are (so {@link syncToken} after one stands at its revision).
+   */
+  readonly venues: Pick<VenueRepository, 'list'>
+  readonly organizers: Pick<OrganizerRepository, 'list'>
+  readonly categories: Pick<TermRepository, 'list'>
+  readonly tags: Pick<TermRepository, 'list'>
+  /**
    * The value of `key` at this reader's revision, computed once and kept (bounded, least
    * recently used first) for later readers at the same revision; a newer revision drops it.
    * `key` must say everything the value depends on besides the stored data.
    */
   memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
   /**
-   * The changes feed's token at the revision of the snapshot this reader's last event list was
+   * The changes feed's token at the revision of the snapshot this reader's last list was
    * read in ({@link revision} before any): the list shows every change up to it and none after,
    * so following {@link changes} from it misses nothing the list did not show and repeats
    * nothing it showed. Signed with the database's secret.

@@ -15,12 +15,15 @@ import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
+import type { OrganizerListFilter } from './organizer.js'
 import { createOrganizerRepository } from './organizer-repository.js'
 import type { CalChangeHook, CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
+import type { TermListFilter } from './term.js'
 import { createTermRepository } from './term-repository.js'
+import type { VenueListFilter } from './venue.js'
 import { createVenueRepository } from './venue-repository.js'
 
 /** Options of {@link createCalStore}. */
@@ -88,35 +91,63 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
   }
 
   /**
-   * A list and the revision it was read at, of one snapshot: a read-only REPEATABLE READ
+   * `read` and the revision it read at, of one snapshot: a read-only REPEATABLE READ
    * transaction (on PGlite it also holds the one session, so no commit lands between its
-   * statements). The list model answers only when it is at exactly that revision; else SQL.
+   * statements).
    */
-  function listInSnapshot(filter: EventListFilter) {
+  function inSnapshot<T>(read: (trx: CalDb, revision: number) => Promise<T>) {
     return db
       .transaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
       .execute(async (trx) => {
         const revision = await queryRevision(trx)
-        const index = model && { model: { at: (r: number) => model.exactly(r, trx) }, revision }
-        return { list: await listEvents(trx, filter, index), revision }
+        return { value: await read(trx, revision), revision }
       })
   }
+
+  /** An event list: the list model answers only when it is at exactly the snapshot's revision. */
+  const eventList = (filter: EventListFilter) =>
+    inSnapshot((trx, revision) =>
+      listEvents(trx, filter, model && { model: { at: (r) => model.exactly(r, trx) }, revision }),
+    )
 
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
     const revision = String(at)
     /** The revision the reader's last list was read at: what its token stands at. */
     let listedAt: number | undefined
+    /** A list of the reader's: read in one snapshot, which its token then stands at. */
+    const listed =
+      <F, R>(list: (filter: F) => Promise<{ value: R; revision: number }>) =>
+      async (filter: F): Promise<R> => {
+        const read = await list(filter)
+        listedAt = read.revision
+        return read.value
+      }
+    const inTrx = (trx: CalDb): StoreContext => ({ ...base, db: trx })
     return {
       revision,
-      events: {
-        async list(filter = {}) {
-          const read = await listInSnapshot(filter)
-          listedAt = read.revision
-          return read.list
-        },
+      events: { list: listed((filter: EventListFilter = {}) => eventList(filter)) },
+      venues: {
+        list: listed((filter?: VenueListFilter) =>
+          inSnapshot((trx) => createVenueRepository(inTrx(trx)).list(filter)),
+        ),
+      },
+      organizers: {
+        list: listed((filter?: OrganizerListFilter) =>
+          inSnapshot((trx) => createOrganizerRepository(inTrx(trx)).list(filter)),
+        ),
+      },
+      categories: {
+        list: listed((filter?: TermListFilter) =>
+          inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_category').list(filter)),
+        ),
+      },
+      tags: {
+        list: listed((filter?: TermListFilter) =>
+          inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_tag').list(filter)),
+        ),
       },
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
       syncToken: async () => (await feed()).encode({ revision: listedAt ?? at }, ctx.now()),
