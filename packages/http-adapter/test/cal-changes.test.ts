@@ -226,7 +226,7 @@ describe.each(testDatabases())('a changes mirror converges on $name', ({ open })
       const replay = `seed ${seed} (replay: CAL_MIRROR_SEED=${seed})`
       expect(run.diffs.join('\n'), replay).toBe('')
       // Nothing twice: every list the probe read during the writes shows its token's revision.
-      expect(run.lists.length, replay).toBeGreaterThan(5)
+      expect(run.lists.filter((l) => l.duringWrites).length, replay).toBeGreaterThan(1)
       const { rows } = await sql<{
         id: string
         revision: string

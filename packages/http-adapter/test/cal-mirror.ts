@@ -309,6 +309,8 @@ export interface MirrorRun {
 export interface ListSample {
   /** The revision in the token (test knowledge, not API: the token starts with it). */
   revision: number
+  /** Whether writes were still in flight when the list was answered. */
+  duringWrites: boolean
   total: number
   events: { id: number; status: string; modified_utc: string }[]
 }
@@ -324,6 +326,7 @@ async function listProbe(call: MirrorCall, client: number, done: () => boolean) 
     const token = answer.headers.get('x-cal-sync-token') ?? ''
     samples.push({
       revision: Number(token.split('.')[0]),
+      duringWrites: !done(),
       total: Number(answer.body.total),
       events: (answer.body.events as ListSample['events']).map(({ id, status, modified_utc }) => ({
         id,
