@@ -44,11 +44,20 @@ export interface CalReader {
   /** The revision, an opaque decimal string; equal revisions mean equal stored data. */
   readonly revision: string
   /**
-   * Events matching the filter at least as new as {@link revision}: from the in-memory list
-   * model when it is at the revision (it catches up first when behind) and serves the filter,
-   * else from SQL.
+   * Events matching the filter, read in one snapshot at least as new as {@link revision} (a
+   * read-only REPEATABLE READ transaction): from the in-memory list model when it is at exactly
+   * the snapshot's revision (it catches up through the snapshot when behind) and serves the
+   * filter, else from SQL in the snapshot. {@link syncToken} then stands at that revision.
    */
   readonly events: Pick<EventRepository, 'list'>
+  /**
+   * Venues, organizers, categories and tags, each list read in one snapshot as
+   * {@link events}' lists are (so {@link syncToken} after one stands at its revision).
+   */
+  readonly venues: Pick<VenueRepository, 'list'>
+  readonly organizers: Pick<OrganizerRepository, 'list'>
+  readonly categories: Pick<TermRepository, 'list'>
+  readonly tags: Pick<TermRepository, 'list'>
   /**
    * The value of `key` at this reader's revision, computed once and kept (bounded, least
    * recently used first) for later readers at the same revision; a newer revision drops it.
@@ -56,8 +65,10 @@ export interface CalReader {
    */
   memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
   /**
-   * The changes feed's token at {@link revision}: following {@link changes} from it sees every
-   * change committed after this revision, once. Signed with the database's secret.
+   * The changes feed's token at the revision of the snapshot this reader's last list was
+   * read in ({@link revision} before any): the list shows every change up to it and none after,
+   * so following {@link changes} from it misses nothing the list did not show and repeats
+   * nothing it showed. Signed with the database's secret.
    */
   syncToken(): Promise<string>
   /**

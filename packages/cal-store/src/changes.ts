@@ -206,13 +206,17 @@ function termRows(taxonomy: string) {
 }
 
 /**
- * A page of a full sync pinned at revision `position.revision` (r0): every record `view` may
- * see after `position.after` in (kind, id) order, as `created`, read from the live tables by
- * key, never by offset, so a record that exists throughout the sync is listed exactly once
- * whatever is written meanwhile. After the last page, `nextSince` is the feed's token at r0:
- * every change after r0 comes through the feed, so a record written during the sync may come
- * twice (harmless: the client applies the same state again). `issued` is r0's time, kept by
- * every cursor so the final token is as old as its revision.
+ * A page of a full sync pinned at revision `position.revision` (r0): every record `view` could
+ * see at r0 after `position.after` in (kind, id) order, as `created`, by key, never by offset,
+ * so a record is listed exactly once whatever is written meanwhile. One statement reads the
+ * live tables and the feed's history after r0 together: a record no change touched since r0 is
+ * listed as it is; one that changed is listed when its status before its first change since r0
+ * (its status at r0) was visible, so a record made during the sync is not listed (the feed
+ * reports it) and one deleted during the sync still is (the feed reports its deletion). After
+ * the last page, `nextSince` is the feed's token at r0: every change after r0 comes through the
+ * feed, and nothing the sync listed comes again as new. A record changed since r0 is listed
+ * with `modified` = r0's time (`issued`: its stamp at r0 is not kept), a term with the read's.
+ * `issued` is kept by every cursor, so the final token is as old as its revision.
  */
 export async function readInitial(
   db: CalDb,
@@ -225,18 +229,43 @@ export async function readInitial(
 ): Promise<ChangesPage> {
   const { revision, after } = position
   const from = after ? RECORD_SOURCES.findIndex((s) => s.kind === after.kind) : 0
-  // Each kind from the cursor's on, by its primary key, at most one page plus one each.
+  const then = sql`${issued.toISOString()}::timestamptz`
+  // Each kind from the cursor's on, by its key, at most one page plus one each.
   const parts = RECORD_SOURCES.slice(from).map(({ kind, rows }) => {
     const past = after?.kind === kind ? sql`where id > ${after.id}` : sql``
-    return sql`(select ${kind}::text as kind, id, modified
-      from (${rows(view)}) r ${past} order by id limit ${limit + 1})`
+    return sql`(select ${kind}::text as kind, id, modified from (
+        select r.id::bigint as id, r.modified from (${rows(view)}) r
+        where not exists (select 1 from later l where l.kind = ${kind} and l.record_id = r.id)
+        union all
+        select l.record_id, ${then} from later l
+        where l.kind = ${kind} and ${visibleSql('before_status', view)}
+      ) at_r0 ${past} order by id limit ${limit + 1})`
   })
-  const { rows } = await sql<{ kind: RecordKind; id: number; modified: Date | string }>`
-    select * from (${sql.join(parts, sql` union all `)}) page
-    order by kind, id limit ${limit + 1}`.execute(db)
-  const page = rows.slice(0, limit)
+  const { rows } = await sql<{
+    kind: RecordKind | null
+    id: number | null
+    modified: Date | string | null
+    purged_through: string
+  }>`
+    with later as (
+      select distinct on (kind, record_id) kind, record_id, before_status from cal_change
+      where revision > ${revision} order by kind, record_id, revision, seq),
+    page as (
+      select * from (${sql.join(parts, sql` union all `)}) p order by kind, id limit ${limit + 1})
+    select page.*, (select purged_through from cal_sync) as purged_through
+    from (select 1) one left join page on true
+    order by page.kind, page.id`.execute(db)
+  // The history since r0 is what turns the live tables back into r0's records.
+  if (revision < Number(rows[0]?.purged_through ?? 0)) {
+    throw new CalSyncTokenExpiredError('the changes since the sync began are no longer kept')
+  }
+  const found = rows.filter(
+    (r): r is { kind: RecordKind; id: number; modified: Date | string; purged_through: string } =>
+      r.kind !== null,
+  )
+  const page = found.slice(0, limit)
   const last = page.at(-1)
-  const more = rows.length > limit
+  const more = found.length > limit
   const next: FeedPosition =
     more && last
       ? { revision, initial: true, after: { kind: last.kind, id: Number(last.id) } }

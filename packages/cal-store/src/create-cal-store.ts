@@ -10,16 +10,20 @@ import {
 } from './changes.js'
 import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
 import { CalValidationError } from './errors.js'
+import type { EventListFilter } from './event.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
+import type { OrganizerListFilter } from './organizer.js'
 import { createOrganizerRepository } from './organizer-repository.js'
 import type { CalChangeHook, CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
+import type { TermListFilter } from './term.js'
 import { createTermRepository } from './term-repository.js'
+import type { VenueListFilter } from './venue.js'
 import { createVenueRepository } from './venue-repository.js'
 
 /** Options of {@link createCalStore}. */
@@ -33,7 +37,7 @@ export interface CalStoreOptions {
   memoBytes?: number | false
   /**
    * Every event's list columns in memory (see {@link ListModelOptions}), kept at the data
-   * revision through the change log, so lists filter and page without scanning the table;
+   * revision through the changes feed's history (`cal_change`), so lists filter and page without scanning the table;
    * `false` lists by SQL alone. Loaded by the first list.
    */
   listModel?: ListModelOptions | false
@@ -68,9 +72,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     ? { ...base, onChanges: (trx, changes) => hook(trx, changes, recordsIn({ ...base, db: trx })) }
     : base
   const model =
-    options.listModel === false
-      ? undefined
-      : createEventListModel(db, ctx.revision, options.listModel ?? {})
+    options.listModel === false ? undefined : createEventListModel(db, options.listModel ?? {})
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
@@ -88,14 +90,67 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     return tokens
   }
 
+  /**
+   * `read` and the revision it read at, of one snapshot: a read-only REPEATABLE READ
+   * transaction (on PGlite it also holds the one session, so no commit lands between its
+   * statements).
+   */
+  function inSnapshot<T>(read: (trx: CalDb, revision: number) => Promise<T>) {
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        const revision = await queryRevision(trx)
+        return { value: await read(trx, revision), revision }
+      })
+  }
+
+  /** An event list: the list model answers only when it is at exactly the snapshot's revision. */
+  const eventList = (filter: EventListFilter) =>
+    inSnapshot((trx, revision) =>
+      listEvents(trx, filter, model && { model: { at: (r) => model.exactly(r, trx) }, revision }),
+    )
+
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
     const revision = String(at)
+    /** The revision the reader's last list was read at: what its token stands at. */
+    let listedAt: number | undefined
+    /** A list of the reader's: read in one snapshot, which its token then stands at. */
+    const listed =
+      <F, R>(list: (filter: F) => Promise<{ value: R; revision: number }>) =>
+      async (filter: F): Promise<R> => {
+        const read = await list(filter)
+        listedAt = read.revision
+        return read.value
+      }
+    const inTrx = (trx: CalDb): StoreContext => ({ ...base, db: trx })
     return {
       revision,
-      events: { list: (filter = {}) => listEvents(db, filter, model && { model, revision: at }) },
+      events: { list: listed((filter: EventListFilter = {}) => eventList(filter)) },
+      venues: {
+        list: listed((filter?: VenueListFilter) =>
+          inSnapshot((trx) => createVenueRepository(inTrx(trx)).list(filter)),
+        ),
+      },
+      organizers: {
+        list: listed((filter?: OrganizerListFilter) =>
+          inSnapshot((trx) => createOrganizerRepository(inTrx(trx)).list(filter)),
+        ),
+      },
+      categories: {
+        list: listed((filter?: TermListFilter) =>
+          inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_category').list(filter)),
+        ),
+      },
+      tags: {
+        list: listed((filter?: TermListFilter) =>
+          inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_tag').list(filter)),
+        ),
+      },
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
-      syncToken: async () => (await feed()).encode({ revision: at }, ctx.now()),
+      syncToken: async () => (await feed()).encode({ revision: listedAt ?? at }, ctx.now()),
       async changes({ since, limit = DEFAULT_CHANGES_PAGE, view = 'public' }) {
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_PAGE) {
           throw new CalValidationError('limit', `must be an integer 1–${MAX_CHANGES_PAGE}`)

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { EventColumns, selectRows } from './event-columns.js'
-import type { EventIdIndex } from './event-list.js'
+import type { EventIdIndex, EventIdSnapshot } from './event-list.js'
 import { prepareScan, scanEvents } from './event-list-scan.js'
 import { MAX_IDS } from './id-list.js'
 import type { CalDb } from './store-context.js'
@@ -16,91 +16,128 @@ export interface ListModelOptions {
 /** Changes past this many events reload the whole model (one scan beats many id lists). */
 const RELOAD_ABOVE = MAX_IDS
 
+/** Public ids at or past this are occurrence ids (`series-ids.ts`); below, an event's row id. */
+const FIRST_OCCURRENCE_ID = 2 ** 31
+
 /** What the model is at one revision: columns, terms, and how to scan them. */
 interface Loaded {
   revision: number
   columns: EventColumns
   terms: TermSnapshot
+  /** Row id of each edited occurrence's public id the model has held (a delete names it so). */
+  overrideRows: Map<number, number>
+}
+
+/** The list model: an {@link EventIdIndex}, and the same exactly at a snapshot's revision. */
+export interface EventListModel extends EventIdIndex {
+  /**
+   * The model at exactly `revision`, read through `snapshot`: an open transaction whose
+   * snapshot is at `revision` (REPEATABLE READ; on PGlite, any: it holds the one session). A
+   * model behind catches up through it; one already past it, or moved past it while a list
+   * was being prepared, gives `undefined` (the list goes to SQL, in the same snapshot).
+   */
+  exactly(revision: number, snapshot: CalDb): Promise<EventIdSnapshot | undefined>
 }
 
 /**
  * An {@link EventIdIndex} over every event's list columns in memory, kept at the data revision
  * (`cal_revision`, moved by every committed write in any process): each list comes with its
- * reader's revision and, when the model is behind it, applies the events the change log
- * (migration 0011) names for the revisions in between, or reloads everything when the log no
- * longer reaches back that far. The first list waits for the first load (concurrent ones
- * share it). Lists it cannot serve (organizer, geo and `modified` filters, a calendar over
- * `maxEvents`) go to SQL. Search words are lowered by the database (`lower()` follows its
- * locale), once per word.
+ * reader's revision and, when the model is behind it, re-reads the events the changes feed's
+ * history (`cal_change`, migration 0013) files under the revisions in between, or reloads
+ * everything when that history no longer reaches back that far (`cal_sync.purged_through`).
+ * Every load and catch-up reads in one snapshot, so the model holds exactly the data of its
+ * revision. The first list waits for the first load (concurrent ones share it). Lists it cannot
+ * serve (organizer, geo and `modified` filters, a calendar over `maxEvents`) go to SQL. Search
+ * words are lowered by the database (`lower()` follows its locale), once per word.
  */
-export function createEventListModel(
-  db: CalDb,
-  readRevision: () => Promise<number>,
-  options: ListModelOptions = {},
-): EventIdIndex {
+export function createEventListModel(db: CalDb, options: ListModelOptions = {}): EventListModel {
   const maxEvents = Math.max(0, options.maxEvents ?? 1_000_000)
   let loaded: Loaded | undefined
   /** Revision at which the calendar was found too large to hold. */
   let tooLargeAt: number | undefined
   const lowered = new LRUCache<string, string>({ max: 10_000 })
 
-  async function loadAll(): Promise<void> {
-    const revision = await readRevision()
-    const { n } = await db
-      .selectFrom('cal_event')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-    if (Number(n) > maxEvents) {
+  /** `read` in one snapshot: `snapshot` when given, else a REPEATABLE READ transaction. */
+  const inSnapshot = <T>(snapshot: CalDb | undefined, read: (trx: CalDb) => Promise<T>) =>
+    snapshot ? read(snapshot) : db.transaction().setIsolationLevel('repeatable read').execute(read)
+
+  async function loadAll(trx: CalDb): Promise<void> {
+    const { rows: counted } = await sql<{ revision: string; n: string }>`
+      select (select n from cal_revision) as revision, count(*) as n from cal_event`.execute(trx)
+    const revision = Number(counted[0]?.revision)
+    if (Number(counted[0]?.n) > maxEvents) {
       loaded = undefined
       tooLargeAt = revision
       return
     }
     const columns = new EventColumns()
-    const [rows, terms] = await Promise.all([selectRows(db), readTermSnapshot(db)])
+    const rows = await selectRows(trx, undefined)
+    const terms = await readTermSnapshot(trx)
     columns.apply([], rows)
+    const overrideRows = new Map<number, number>()
+    noteOverrides(overrideRows, rows)
     tooLargeAt = undefined
-    if (!loaded || loaded.revision <= revision) loaded = { revision, columns, terms }
+    if (!loaded || loaded.revision <= revision) loaded = { revision, columns, terms, overrideRows }
   }
 
-  /** Brings `model` forward to at least `target` through the change log. */
-  async function catchUp(model: Loaded, target: number): Promise<void> {
-    // One statement, so one snapshot: the revisions past the model's and the distinct events
-    // they wrote (a null id: a truncate), at most one past the reload threshold.
-    const log = await sql<{ revision: number | null; event_id: number | null }>`
-      with past as (select revision, xid from cal_revision_log where revision > ${model.revision})
-      select revision, null::integer as event_id from past
-      union all
-      (select distinct null::bigint, c.event_id from past join cal_event_change c on c.xid = past.xid
-        limit ${RELOAD_ABOVE + 1})`.execute(db)
-    const revisions = new Set<number>()
+  /** Brings `model` forward to the revision of `trx`'s snapshot through `cal_change`. */
+  async function catchUp(model: Loaded, trx: CalDb): Promise<void> {
+    // One statement: the snapshot's revision, how far the history is kept, and the events
+    // filed past the model's revision (at most one past the reload threshold), each with the
+    // row of an edited occurrence named by its public id.
+    const { rows: log } = await sql<{
+      revision: string
+      purged: string
+      record_id: string | null
+      row_id: number | null
+    }>`
+      with changed as (
+        select distinct record_id from cal_change
+        where revision > ${model.revision} and kind = 'event'
+        limit ${RELOAD_ABOVE + 1})
+      select (select n from cal_revision) as revision,
+        (select purged_through from cal_sync) as purged, c.record_id, e.id as row_id
+      from (select 1) one
+      left join (changed c left join cal_event e on e.occurrence_id = c.record_id) on true`.execute(
+      trx,
+    )
+    const newest = Number(log[0]?.revision)
+    if (newest <= model.revision) return
     const changed = new Set<number>()
-    let complete = true
-    for (const row of log.rows) {
-      if (row.revision !== null) revisions.add(Number(row.revision))
-      else if (row.event_id === null) complete = false
-      else changed.add(row.event_id)
+    for (const row of log) {
+      if (row.record_id === null) continue
+      const id = Number(row.record_id)
+      if (id < FIRST_OCCURRENCE_ID) changed.add(id)
+      else if (row.row_id !== null) changed.add(row.row_id)
+      else {
+        // A deleted edited occurrence (by its public id), or one without a row (an
+        // occurrence an exception date removed): only the first is in the model.
+        const rowId = model.overrideRows.get(id)
+        if (rowId !== undefined) changed.add(rowId)
+      }
     }
-    let newest = target
-    for (const r of revisions) if (r > newest) newest = r
-    for (let r = model.revision + 1; r <= newest; r++) if (!revisions.has(r)) complete = false
-    if (!complete || changed.size > RELOAD_ABOVE || model.columns.size + changed.size > maxEvents) {
-      return loadAll()
+    const purged = Number(log[0]?.purged)
+    if (
+      purged > model.revision ||
+      log.length > RELOAD_ABOVE ||
+      model.columns.size + changed.size > maxEvents
+    ) {
+      return loadAll(trx)
     }
     const ids = [...changed]
-    const [rows, terms] = await Promise.all([
-      ids.length ? selectRows(db, ids) : [],
-      readTermSnapshot(db),
-    ])
+    const rows = ids.length ? await selectRows(trx, ids) : []
+    const terms = await readTermSnapshot(trx)
     if (loaded !== model || model.revision >= newest) return
     model.columns.apply(ids, rows)
-    loaded = { revision: newest, columns: model.columns, terms }
+    noteOverrides(model.overrideRows, rows)
+    loaded = { revision: newest, columns: model.columns, terms, overrideRows: model.overrideRows }
   }
 
-  async function lowerWords(words: readonly string[]): Promise<string[]> {
+  async function lowerWords(via: CalDb, words: readonly string[]): Promise<string[]> {
     const missing = words.filter((w) => !lowered.has(w))
     if (missing.length) {
       const { rows } = await sql<{ word: string; low: string }>`
-        select w as word, lower(w) as low from unnest(${missing}::text[]) as w`.execute(db)
+        select w as word, lower(w) as low from unnest(${missing}::text[]) as w`.execute(via)
       for (const row of rows) lowered.set(row.word, row.low)
     }
     return words.map((w) => lowered.get(w) ?? w.toLowerCase())
@@ -108,6 +145,16 @@ export function createEventListModel(
 
   /** The one load or catch-up in flight: concurrent lists wait for it together. */
   let pending: Promise<void> | undefined
+
+  /** Waits for the load or catch-up in flight, or runs one (in `snapshot` when given). */
+  function advance(model: Loaded | undefined, snapshot?: CalDb): Promise<void> {
+    pending ??= inSnapshot(snapshot, (trx) => (model ? catchUp(model, trx) : loadAll(trx))).finally(
+      () => {
+        pending = undefined
+      },
+    )
+    return pending
+  }
 
   return {
     async at(revision) {
@@ -119,17 +166,48 @@ export function createEventListModel(
             terms: model.terms,
             async list(plan) {
               // Undefined when a filter is SQL only (organizer, geo, modified).
-              const steps = await prepareScan(plan, { lower: lowerWords })
+              const steps = await prepareScan(plan, { lower: (w) => lowerWords(db, w) })
               // The words' round trip may have let a catch-up in: scan what is there now.
               return steps && scanEvents((loaded ?? model).columns, plan, steps)
             },
           }
         }
-        pending ??= (model ? catchUp(model, revision) : loadAll()).finally(() => {
-          pending = undefined
-        })
-        await pending
+        await advance(model)
+      }
+    },
+
+    async exactly(revision, snapshot) {
+      for (;;) {
+        const model = loaded
+        if (!model && tooLargeAt !== undefined && revision <= tooLargeAt) return undefined
+        if (model && model.revision > revision) return undefined
+        if (model?.revision === revision) {
+          return {
+            terms: model.terms,
+            async list(plan) {
+              const steps = await prepareScan(plan, { lower: (w) => lowerWords(snapshot, w) })
+              // Its columns change in place when it moves on: scan only while it is here.
+              if (!steps || loaded?.revision !== revision) return undefined
+              return scanEvents(loaded.columns, plan, steps)
+            },
+          }
+        }
+        // Another list's load or catch-up in flight (its snapshot may be older): wait for it
+        // and look again; none: move the model here through this snapshot.
+        const running = pending
+        // Its failure is its list's to report; this one looks again.
+        if (running) await running.catch(() => undefined)
+        else await advance(model, snapshot)
       }
     },
   }
+}
+
+/** Notes the row of each edited occurrence among `rows` under its public id. */
+function noteOverrides(
+  into: Map<number, number>,
+  rows: readonly { id: number; occurrence_id: number | null }[],
+) {
+  for (const row of rows)
+    if (row.occurrence_id !== null) into.set(Number(row.occurrence_id), row.id)
 }

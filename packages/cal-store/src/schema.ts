@@ -99,23 +99,9 @@ export interface RevisionTable {
   n: number
 }
 
-/** `cal_revision_log`: the transaction each revision committed (migration 0011). */
-export interface RevisionLogTable {
-  revision: number
-  xid: string
-}
-
-/** `cal_event_change`: events a transaction wrote; a null id stands for all (a truncate). */
-export interface EventChangeTable {
-  xid: string
-  event_id: number | null
-}
-
 /** The tables of `@cal/store`, as Kysely sees them. */
 export type CalSchema = {
   cal_revision: RevisionTable
-  cal_revision_log: RevisionLogTable
-  cal_event_change: EventChangeTable
   cal_venue: VenueTable
   cal_organizer: OrganizerTable
   cal_term: TermTable

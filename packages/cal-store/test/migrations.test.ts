@@ -1,9 +1,14 @@
 import { type Database, migrateToLatest } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createCalStore, seedDemoCalendar } from '../src/index.js'
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrations } from '../src/migrations.js'
+import {
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  migrationProvider,
+  migrations,
+} from '../src/migrations.js'
 import * as singleFile from './fixtures/single-file-migrations.js'
 
 /** The ids databases have recorded since these migrations were released (no 0008, no 0009). */
@@ -158,6 +163,34 @@ describe.each(testDatabases())('calendar store migrations on $name', ({ open }) 
       expect((await store.categories.get(category!.id))!.count).toBe(category!.count + 1)
     } finally {
       await database.close()
+    }
+  })
+
+  it('0015 goes down to the schema 0014 left: both change logs written again', async () => {
+    const [down, at14] = await Promise.all([open(), open()])
+    const migrator = (database: Database) =>
+      new Migrator({
+        db: database.db,
+        provider: migrationProvider,
+        migrationTableName: MIGRATION_TABLE,
+        migrationLockTableName: MIGRATION_LOCK_TABLE,
+      })
+    try {
+      await createCalStore(down).migrate()
+      expect((await migrator(down).migrateDown()).error).toBeUndefined()
+      expect((await migrator(at14).migrateTo('0014_recurrence')).error).toBeUndefined()
+      expect(await schemaOf(down.db)).toEqual(await schemaOf(at14.db))
+      // The restored triggers fill 0011's log again, beside the feed's.
+      const store = createCalStore(down, { listModel: false })
+      await store.venues.create({ name: 'Hall' })
+      const { rows } = await sql<{ log: number; changes: number }>`select
+          (select count(*)::int from cal_revision_log) as log,
+          (select count(*)::int from cal_change where revision is not null) as changes`.execute(
+        down.db,
+      )
+      expect(rows[0]).toEqual({ log: 1, changes: 1 })
+    } finally {
+      await Promise.all([down.close(), at14.close()])
     }
   })
 })

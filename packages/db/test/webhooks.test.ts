@@ -6,6 +6,7 @@ import { propertyRuns, testDatabases } from '../src/testing.js'
 import {
   createWebhookSender,
   enqueueWebhook,
+  enqueueWebhooks,
   migrateWebhooks,
   type WebhookApi,
   WebhookError,
@@ -150,6 +151,30 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
       '/k snapshot.added',
     ])
     expect(receiver!.received.every((r) => r.verified)).toBe(true)
+  })
+
+  it('enqueues several events in one statement and says which types are wanted', async () => {
+    await receive()
+    await subscribe('/a', ['event.created', 'venue.created'])
+    await subscribe('/b', ['venue.created'])
+    await subscribe('/k', ['snapshot.added'], 'kcore')
+    const done = await database.db.transaction().execute((trx) =>
+      enqueueWebhooks(trx, 'cal', [
+        { type: 'event.created', data: { id: 1 } },
+        { type: 'event.updated', data: { id: 1 } },
+        { type: 'venue.created', data: { id: 3, type: 'venue' } },
+      ]),
+    )
+    // event.created to /a; venue.created to /a and /b; event.updated to nobody.
+    expect(done.written).toBe(3)
+    expect([...done.wanted].sort()).toEqual(['event.created', 'venue.created'])
+    expect((await messages()).map((m) => `${m.type} ${JSON.stringify(m.payload)}`).sort()).toEqual([
+      'event.created {"id":1}',
+      'venue.created {"id":3,"type":"venue"}',
+      'venue.created {"id":3,"type":"venue"}',
+    ])
+    const none = await database.db.transaction().execute((trx) => enqueueWebhooks(trx, 'kcore', []))
+    expect(none).toEqual({ written: 0, wanted: new Set(['snapshot.added']) })
   })
 
   it('sends nothing for a transaction that rolls back', async () => {

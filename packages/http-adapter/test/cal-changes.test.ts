@@ -1,8 +1,9 @@
 import { testDatabases } from '@kcore/db/testing'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CAL_EXPOSED_HEADERS } from '../src/cal/cal-api-options.js'
 import { type CalHarness, openCal } from './cal-harness.js'
-import { type MirrorCall, runMirror } from './cal-mirror.js'
+import { type EventHistory, listsAtTheirTokens, type MirrorCall, runMirror } from './cal-mirror.js'
 
 const event = (title: string, extra: Record<string, unknown> = {}) => ({
   title,
@@ -224,6 +225,24 @@ describe.each(testDatabases())('a changes mirror converges on $name', ({ open })
       const run = await runMirror({ call, seed, writers: 3, ops: 25 })
       const replay = `seed ${seed} (replay: CAL_MIRROR_SEED=${seed})`
       expect(run.diffs.join('\n'), replay).toBe('')
+      // Nothing twice: every list the probe read during the writes shows its token's revision.
+      expect(run.lists.filter((l) => l.duringWrites).length, replay).toBeGreaterThan(1)
+      const { rows } = await sql<{
+        id: string
+        revision: string
+        status: string | null
+        modified: string
+      }>`select record_id as id, revision, after_status as status,
+          to_char(modified at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as modified
+        from cal_change where kind = 'event' and revision is not null
+        order by revision, seq`.execute(cal.database.db)
+      const history: EventHistory = new Map()
+      for (const r of rows) {
+        const list = history.get(Number(r.id)) ?? []
+        list.push({ revision: Number(r.revision), status: r.status, modified: r.modified })
+        history.set(Number(r.id), list)
+      }
+      expect(listsAtTheirTokens(run.lists, history).join('\n'), replay).toBe('')
       // The full sync's 120 and more, then the writers' changes.
       expect(run.applied[1], replay).toBeGreaterThan(130)
     } finally {

@@ -301,6 +301,92 @@ export interface MirrorRun {
   diffs: string[]
   /** Changes each mirror applied (anonymous, holder). */
   applied: [number, number]
+  /** The event lists a holder client read while the writers wrote, with their tokens. */
+  lists: ListSample[]
+}
+
+/** One list answer: the revision its token stands at, its total and what it showed. */
+export interface ListSample {
+  /** The revision in the token (test knowledge, not API: the token starts with it). */
+  revision: number
+  /** Whether writes were still in flight when the list was answered. */
+  duringWrites: boolean
+  total: number
+  events: { id: number; status: string; modified_utc: string }[]
+}
+
+/** Every event a holder may list, first page: each sample is checked against the history. */
+const PROBE_LIST = `/events?start_date=1000-01-01&end_date=9999-12-31&per_page=${LIST_PAGE}&status=${VISIBLE}`
+
+/** Lists events as a token holder until `done()`, keeping each answer as a {@link ListSample}. */
+async function listProbe(call: MirrorCall, client: number, done: () => boolean) {
+  const samples: ListSample[] = []
+  while (!done() || samples.length === 0) {
+    const answer = await ok(call(client, 'GET', PROBE_LIST, { holder: true }), PROBE_LIST)
+    const token = answer.headers.get('x-cal-sync-token') ?? ''
+    samples.push({
+      revision: Number(token.split('.')[0]),
+      duringWrites: !done(),
+      total: Number(answer.body.total),
+      events: (answer.body.events as ListSample['events']).map(({ id, status, modified_utc }) => ({
+        id,
+        status,
+        modified_utc,
+      })),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+  return samples
+}
+
+/** The history of every event the feed keeps: per event, its (revision, status, modified). */
+export type EventHistory = Map<
+  number,
+  { revision: number; status: string | null; modified: string }[]
+>
+
+/**
+ * "Sees nothing twice" (and misses nothing): a list must show its token's revision exactly,
+ * since following the feed from the token reports every change after that revision. Each
+ * sample is checked against `history` (the feed's own rows, oldest first): its total is the
+ * number of events alive and not trashed at the revision, and each event it shows had, at that
+ * revision, the status and `modified` (to the second) it shows. A list read after a commit its
+ * token does not cover shows that change, which the feed then reports again (or a created event
+ * the feed will announce as new). Returns the differences as lines.
+ */
+export function listsAtTheirTokens(
+  samples: readonly ListSample[],
+  history: EventHistory,
+): string[] {
+  const at = (id: number, revision: number) => {
+    let state: { status: string | null; modified: string } | undefined
+    for (const row of history.get(id) ?? []) {
+      if (row.revision > revision) break
+      state = row
+    }
+    return state
+  }
+  const lines: string[] = []
+  for (const sample of samples) {
+    let alive = 0
+    for (const id of history.keys()) {
+      const status = at(id, sample.revision)?.status
+      if (status && status !== 'trash') alive++
+    }
+    if (alive !== sample.total) {
+      lines.push(`list at ${sample.revision}: total ${sample.total}, ${alive} events then`)
+    }
+    for (const e of sample.events) {
+      const then = at(e.id, sample.revision)
+      if (then?.status !== e.status || then.modified !== e.modified_utc) {
+        lines.push(
+          `list at ${sample.revision}: event ${e.id} shown ${e.status} ${e.modified_utc}, ` +
+            `then ${then?.status} ${then?.modified}`,
+        )
+      }
+    }
+  }
+  return lines
 }
 
 /**
@@ -371,9 +457,15 @@ export async function runMirror(options: {
     for (const key of unexplained) diffs.push(`${key}: the feed told of it, never readable`)
     return { diffs: diffs.map((d) => `${who}: ${d}`), applied: log.length }
   }
-  const [anonymous, holder] = await Promise.all([mirror(false), mirror(true), writes])
+  const [anonymous, holder, lists] = await Promise.all([
+    mirror(false),
+    mirror(true),
+    listProbe(call, writers + 3, () => !writing),
+    writes,
+  ])
   return {
     diffs: [...anonymous.diffs, ...holder.diffs],
     applied: [anonymous.applied, holder.applied],
+    lists,
   }
 }

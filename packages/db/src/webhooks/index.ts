@@ -14,7 +14,12 @@
  * })
  * sender.notify()
  */
-export { enqueueWebhook } from './enqueue-webhook.js'
+export {
+  type Enqueued,
+  enqueueWebhook,
+  enqueueWebhooks,
+  type WebhookEvent,
+} from './enqueue-webhook.js'
 export { type GuardedFetch, guardedFetch } from './guarded-fetch.js'
 export { migrateWebhooks, WEBHOOK_MIGRATIONS } from './migrations.js'
 export { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from './retry-schedule.js'

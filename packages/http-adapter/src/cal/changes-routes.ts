@@ -46,7 +46,8 @@ export const changesPage = z.strictObject({
 /**
  * `GET /changes`: what changed after a sync token, oldest first, each record once per page with
  * its latest action, up to the request's reader revision. Without a token, a full sync: every
- * record as `created`, by key, then the changes after the sync's start. Anonymous callers see
+ * record the caller could see at the sync's start as `created`, by key, then the changes after
+ * that start. Anonymous callers see
  * public records (a record leaving `publish` is `deleted` for them), token holders every record
  * until trashed.
  */
@@ -56,7 +57,7 @@ export const changesRoutes = (ctx: CalContext): Route[] => [
     path: '/changes',
     summary: 'Changes since a sync token (creates, updates, deletes), or a full sync',
     description:
-      "Without `since`: a full sync. Its pages list every record the caller may see as `created`, by (type, id), so none is skipped whatever is written meanwhile; after the last one, `next_since` follows every change made since the sync began (a record written during the sync may come twice). With `since` (`X-CAL-Sync-Token` of a list answer, or `next_since` of a page): the changes after it. Follow each page's `next_since` while `more` is true. A token older than the kept history (`CAL_CHANGES_RETENTION_DAYS`, counted from when it was issued) or not made by this server is 410 `sync-token-expired`: sync again.",
+      "Without `since`: a full sync. Its pages list every record the caller could see when the sync began as `created`, by (type, id), so none is skipped or repeated whatever is written meanwhile (a record changed since is listed with the sync's start as `modified_utc`); after the last one, `next_since` follows every change made since the sync began, so nothing listed comes again as new. With `since` (`X-CAL-Sync-Token` of a list answer, or `next_since` of a page): the changes after it. Follow each page's `next_since` while `more` is true. A token older than the kept history (`CAL_CHANGES_RETENTION_DAYS`, counted from when it was issued) or not made by this server is 410 `sync-token-expired`: sync again.",
     cacheKey: calCacheKey(ctx),
     query: changesQuery,
     responses: {

@@ -1,5 +1,5 @@
 import type { CalChange, CalChangeHook, CalChangeRecords } from '@cal/store'
-import { enqueueWebhook } from '@kcore/db/webhooks'
+import { enqueueWebhooks } from '@kcore/db/webhooks'
 import { renderContext } from '../cal/render-context.js'
 import { loadRelations, renderEvent } from '../cal/render-event.js'
 import { renderOrganizer } from '../cal/render-organizer.js'
@@ -20,7 +20,15 @@ export interface CalWebhookChangesOptions {
  * change or not at all). `data` is the record as the API returns it, rendered here, at the
  * write, from what the transaction wrote: an event as an anonymous caller sees it (a
  * password-protected one without its description and excerpt), a deleted (or trashed) record
- * as `{id, type}`. A write nobody subscribed to costs one small query.
+ * as `{id, type}`.
+ *
+ * Round trips inside the write: the types the subscriptions want are known from the previous
+ * write's enqueue (the statement that writes the messages also reads them), so a write whose
+ * changes someone wants renders them and writes every message in one statement; only a write
+ * none of whose changes was wanted last time asks first (one small query), since a subscription
+ * may have come since in any process. What was known is a hint, never the decision: the insert
+ * joins the subscriptions as they are in its statement, and when they want a type the write had
+ * not rendered (a subscription made meanwhile), those changes are rendered and written too.
  *
  * @example
  * const cal = createCalStore(database, { onChanges: calWebhookChanges({ publicUrl, timezone }) })
@@ -28,25 +36,41 @@ export interface CalWebhookChangesOptions {
 export function calWebhookChanges(options: CalWebhookChangesOptions = {}): CalChangeHook {
   const { publicUrl = DEFAULT_PUBLIC_URL, timezone = 'UTC' } = options
   const origin = () => parsePublicUrl(typeof publicUrl === 'function' ? publicUrl() : publicUrl)
+  /** The types the calendar's subscriptions wanted when this process last looked. */
+  let known: ReadonlySet<string> = new Set()
   return async (trx, changes, records) => {
-    // At most 100 rows (the cap per API): what this write may have to tell anyone.
-    const rows: { events: string[] }[] = await trx
-      .selectFrom('webhook_subscription')
-      .select('events')
-      .where('api', '=', 'cal')
-      .execute()
-    const wanted = new Set(rows.flatMap((r) => r.events))
-    const sent = changes.filter((c) => wanted.has(`${c.kind}.${c.action}`))
+    let wanted = known
+    if (!changes.some((c) => wanted.has(typeOf(c)))) {
+      // At most 100 rows (the cap per API): what this write may have to tell anyone.
+      const rows: { events: string[] }[] = await trx
+        .selectFrom('webhook_subscription')
+        .select('events')
+        .where('api', '=', 'cal')
+        .execute()
+      wanted = known = new Set(rows.flatMap((r) => r.events))
+    }
+    let sent = changes.filter((c) => wanted.has(typeOf(c)))
     if (sent.length === 0) return
     const render = renderContext(new URL(origin()), timezone, false)
-    const data = await renderChanges(sent, records, render)
-    for (const change of sent) {
-      const type = `${change.kind}.${change.action}`
-      await enqueueWebhook(trx, 'cal', type, data.get(keyOf(change)) ?? deleted(change))
+    while (sent.length > 0) {
+      const data = await renderChanges(sent, records, render)
+      const done = await enqueueWebhooks(
+        trx,
+        'cal',
+        sent.map((change) => ({
+          type: typeOf(change),
+          data: data.get(keyOf(change)) ?? deleted(change),
+        })),
+      )
+      known = done.wanted
+      const rendered = wanted
+      sent = changes.filter((c) => done.wanted.has(typeOf(c)) && !rendered.has(typeOf(c)))
+      wanted = new Set([...rendered, ...done.wanted])
     }
   }
 }
 
+const typeOf = (c: CalChange) => `${c.kind}.${c.action}`
 const keyOf = (c: Pick<CalChange, 'kind' | 'id'>) => `${c.kind}:${c.id}`
 
 /** A deleted record's `data`: its id and type, nothing of its content. */
