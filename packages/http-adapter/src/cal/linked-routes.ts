@@ -1,4 +1,4 @@
-import type { PostStatus } from '@cal/store'
+import type { CalReader, PostStatus } from '@cal/store'
 import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
@@ -54,6 +54,8 @@ export interface LinkedRoutesSpec<T, I, P, CB, UB> {
   /** `venues` / `organizers`. */
   plural: string
   repository: (ctx: CalContext) => LinkedRepository<T, I, P>
+  /** The list as the request's reader reads it: in one snapshot with its sync token. */
+  list: (reader: CalReader, filter: LinkedFilter) => Promise<{ items: T[]; total: number }>
   render: (record: T, render: RenderContext) => { rest_url: string }
   createBody: z.ZodType<CB>
   updateBody: z.ZodType<UB>
@@ -169,7 +171,7 @@ export function linkedRoutes<T extends LinkedRecord, I, P, CB, UB>(
         const caller = callerOf(ctx, request)
         const status = resolveStatuses(query.status, caller)
         const { page, perPage, limit, offset } = paging(query)
-        const result = await repo.list({
+        const result = await spec.list(reader, {
           search: query.search?.trim() ? query.search : undefined,
           event: query.event,
           has_events: query.has_events,

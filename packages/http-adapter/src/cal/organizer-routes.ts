@@ -16,6 +16,7 @@ export const organizerRoutes = (ctx: CalContext): Route[] =>
     kind: 'organizer',
     plural: 'organizers',
     repository: (c) => c.store.organizers,
+    list: (reader, filter) => reader.organizers.list(filter),
     render: renderOrganizer,
     createBody: organizerCreateBody,
     updateBody: organizerUpdateBody,

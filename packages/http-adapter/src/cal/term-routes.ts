@@ -138,7 +138,7 @@ export function termRoutes(ctx: CalContext, taxonomy: 'categories' | 'tags'): Ro
       handle: async ({ query, url, reader }) => {
         const q = query as z.output<typeof categoryListQuery>
         const { page, perPage, limit, offset } = paging(q)
-        const result = await repo.list({
+        const result = await reader[taxonomy].list({
           search: q.search?.trim() ? q.search.trim() : undefined,
           exclude: q.exclude?.length ? q.exclude : undefined,
           include: q.include?.length ? q.include : undefined,

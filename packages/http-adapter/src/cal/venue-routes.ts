@@ -11,6 +11,7 @@ export const venueRoutes = (ctx: CalContext): Route[] =>
     kind: 'venue',
     plural: 'venues',
     repository: (c) => c.store.venues,
+    list: (reader, filter) => reader.venues.list(filter),
     render: renderVenue,
     createBody: venueCreateBody,
     updateBody: venueUpdateBody,
