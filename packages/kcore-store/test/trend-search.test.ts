@@ -18,7 +18,14 @@ import { normalizedShell } from '../src/normalized-shell.js'
 import { queryTrends, trendSearch } from '../src/query-trends.js'
 import { blobParam, encodeShells, FENCE_STRIDE, fenceOf } from '../src/shell-blobs.js'
 import { createTrendReadModel } from '../src/trend-read-model.js'
-import { CAIDA_DIR, clearKcoreTables, decomposition, storedShells } from './helpers.js'
+import {
+  CAIDA_DIR,
+  clearKcoreTables,
+  decomposition,
+  fenceMismatches,
+  secondConnection,
+  storedShells,
+} from './helpers.js'
 
 // The database's search of the stored blobs (what answers while the read model loads, and
 // every read without it) through each snapshot's fence: exact at every block edge, for
@@ -219,6 +226,55 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
         expect(pages / 12, `ASN ${target}: ${pages} pages for 12 snapshots`).toBeLessThanOrEqual(16)
       }
     } finally {
+      await database.close()
+    }
+  })
+
+  it('answers from one committed state while another connection re-ingests the date', async () => {
+    const database = await open()
+    const store = createKcoreStore(database, { trendReadModel: false })
+    await store.migrate()
+    const other = await secondConnection(database)
+    const writer = createKcoreStore(other, { trendReadModel: false })
+    try {
+      // Two versions of one date whose blocks start at different ASNs: A is 1..600 (shell 1),
+      // B is 301..900 (shell 2); a mix of one's fence with the other's blob would misplace them.
+      const versions = {
+        A: Array.from({ length: 600 }, (_, i): [number, number] => [i + 1, 1]),
+        B: Array.from({ length: 600 }, (_, i): [number, number] => [i + 301, 2]),
+      }
+      const ingest = (pairs: Pairs) =>
+        writer.ingest({
+          ipVersion: 'ipv4',
+          date: '2024-05-01',
+          decomposition: decomposition(pairs),
+          linkCount: pairs.length,
+        })
+      await ingest(versions.A)
+      const probe = [1, 256, 257, 300, 301, 556, 557, 600, 601, 856, 857, 900, 901]
+      const expected = Object.entries(versions).map(([name, pairs]) => {
+        const stored = [{ date: '2024-05-01', pairs }]
+        return { name, entries: probe.map((a) => [a, expectedPoints(stored, a)] as const) }
+      })
+      let writing = true
+      const writes = (async () => {
+        for (let i = 0; i < 8; i++) await ingest(i % 2 === 0 ? versions.B : versions.A)
+        writing = false
+      })()
+      const seen = new Set<string>()
+      while (writing) {
+        const view = await queryTrends(database.db as never, 'ipv4', probe)
+        const got = [...view.trends]
+        const match = expected.find((e) => JSON.stringify(e.entries) === JSON.stringify(got))
+        expect(match, JSON.stringify(got)).toBeDefined()
+        seen.add(match!.name)
+      }
+      await writes
+      expect(seen).toEqual(new Set(['A', 'B']))
+      // And in the database: every fence is its own blob's.
+      expect(await fenceMismatches(database)).toBe(0)
+    } finally {
+      await other.close()
       await database.close()
     }
   })
