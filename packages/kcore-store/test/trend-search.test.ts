@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Database } from '@kcore/db'
@@ -56,21 +57,36 @@ function expectedPoints(snapshots: { date: string; pairs: Pairs }[], asn: number
 }
 
 /**
+ * The ASNs whose four bytes straddle the stored ASNs at `p` and `p + 1` (the blob's bytes at
+ * offsets 1, 2 and 3 past `p`'s): a byte search finds them off the 4-byte boundaries.
+ */
+function straddling(asns: number[], p: number): number[] {
+  const bytes = Buffer.alloc(8)
+  bytes.writeUInt32LE(asns[p]!, 0)
+  bytes.writeUInt32LE(asns[p + 1]!, 4)
+  return [1, 2, 3].map((offset) => bytes.readUInt32LE(offset))
+}
+
+/**
  * ASNs at and around every block edge of each snapshot (the fence's entries, the ones before
- * them, the next value up and down), the first and last, the values just outside them, and
- * both ends of the ASN range: where a fence search goes wrong if it does.
+ * them, the next value up and down), the first and last, the values just outside them, both
+ * ends of the ASN range, and ones spelled by the bytes of two stored neighbours (at the edges
+ * and every 17th position): where a fence search or a byte search goes wrong if it does.
  */
 function edgeAsns(snapshots: { pairs: Pairs }[]): number[] {
   const out = new Set<number>([0, 1, MAX_ASN - 1, MAX_ASN])
   for (const { pairs } of snapshots) {
     const asns = pairs.map(([a]) => a)
+    const at = new Set<number>()
     for (let i = 0; i <= asns.length; i += K)
-      for (const p of [i - 1, i, i + 1, asns.length - 1])
-        if (p >= 0 && p < asns.length)
-          for (const d of [-1, 0, 1]) {
-            const v = asns[p]! + d
-            if (v >= 0 && v <= MAX_ASN) out.add(v)
-          }
+      for (const p of [i - 1, i, i + 1, asns.length - 1]) if (p >= 0 && p < asns.length) at.add(p)
+    for (const p of at)
+      for (const d of [-1, 0, 1]) {
+        const v = asns[p]! + d
+        if (v >= 0 && v <= MAX_ASN) out.add(v)
+      }
+    for (let p = 0; p + 1 < asns.length; p++)
+      if (at.has(p) || p % 17 === 0) for (const v of straddling(asns, p)) out.add(v)
   }
   return [...out]
 }
@@ -192,6 +208,37 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
       await database.close()
     }
   }, 300_000)
+
+  it('finds an AS whose bytes first occur off a 4-byte boundary, across two neighbours', async () => {
+    const database = await open()
+    const store = createKcoreStore(database, { trendReadModel: false })
+    await store.migrate()
+    try {
+      // The blob is 34 12 00 00 | ff ff 01 00 | 00 00 ff ff: its bytes 2..5 (00 00 ff ff)
+      // spell 0xffff0000 before the boundary it is stored on; the ones at every other offset
+      // spell ASNs that are not stored (0xff000012, 0x01ffff00, 0x1ff, 1, 0xff000000).
+      const pairs: Pairs = [
+        [0x1234, 4],
+        [0x1ffff, 5],
+        [0xffff0000, 6],
+      ]
+      await store.ingest({
+        ipVersion: 'ipv4',
+        date: '2024-08-01',
+        decomposition: decomposition(pairs),
+        linkCount: 2,
+      })
+      const asns = [0xffff0000, 0xff000012, 0x1ffff00, 0x1ff, 1, 0xff000000, 0x1234, 0x1ffff]
+      const view = await queryTrends(database.db as never, 'ipv4', asns)
+      const stored = [{ date: '2024-08-01', pairs }]
+      expect(entries(view)).toEqual(
+        asns.map((a) => [a, expectedPoints(stored, a), expectedPoints(stored, a).length > 0]),
+      )
+      expect(view.trends.get(0xffff0000)?.map((p) => p.shell_index)).toEqual([6])
+    } finally {
+      await database.close()
+    }
+  })
 
   it('touches a constant number of pages per snapshot, not a search of its whole blob', async () => {
     const database = await open()
