@@ -164,7 +164,7 @@ describe('the fence of a snapshot', () => {
           if (b + 1 < fence.length) expect(asns[i]!).toBeLessThan(fence[b + 1]!)
         }
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200, 50) },
     )
   })
 })
