@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { isAsn } from './asn.js'
+import { intArray, isAsn } from './asn.js'
 import { assertCalendarDate } from './calendar-date.js'
 import type { NewSnapshot } from './kcore-store-types.js'
 import { provenanceColumns } from './provenance.js'
@@ -13,6 +13,7 @@ import {
   encodeAsns,
   encodeShells,
   exceptAsns,
+  fenceOf,
   fromBase64,
   unionAsns,
 } from './shell-blobs.js'
@@ -22,8 +23,8 @@ import { assertIpVersion } from './validate.js'
 /**
  * Stores one snapshot in one transaction, replacing a stored one of the same version and date.
  *
- * The shell indices go in as ONE row of two blobs (`shell-blobs.ts`): two parameters whatever
- * the size and no index entry per AS, the same SQL on PostgreSQL and PGlite. The version's
+ * The shell indices go in as ONE row of two blobs (`shell-blobs.ts`) and the ASNs' fence: three
+ * parameters whatever the size and no index entry per AS, the same SQL on PostgreSQL and PGlite. The version's
  * known-ASN blob is merged in the same transaction. `options.vacuum` is accepted and ignored:
  * since migration 0005 there is no row table to vacuum.
  */
@@ -111,11 +112,13 @@ export async function ingestSnapshot(
         date,
         asns: blobParam(blobs.asns),
         shells: blobParam(blobs.shells),
+        fence: intArray(fenceOf(sorted)),
       })
       .onConflict((oc) =>
         oc.columns(['ip_version', 'date']).doUpdateSet({
           asns: (eb) => eb.ref('excluded.asns'),
           shells: (eb) => eb.ref('excluded.shells'),
+          fence: (eb) => eb.ref('excluded.fence'),
         }),
       )
       .execute()

@@ -4,6 +4,7 @@ import { revision } from './migrations/0002-revision.js'
 import { provenance } from './migrations/0003-provenance.js'
 import { revisionNotify } from './migrations/0004-revision-notify.js'
 import { compactShells } from './migrations/0005-compact-shells.js'
+import { asnFences } from './migrations/0006-asn-fences.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'kcore_migration'
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0003_provenance': provenance,
   '0004_revision_notify': revisionNotify,
   '0005_compact_shells': compactShells,
+  '0006_asn_fences': asnFences,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

@@ -1,26 +1,26 @@
+import { Buffer } from 'node:buffer'
 import type { IpVersion } from '@kcore/engine'
-import { type Kysely, type RawBuilder, sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { intArray } from './asn.js'
 import { committedRead } from './committed-read.js'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
 import { queryDateRange } from './query-snapshots.js'
 import type { KcoreSchema } from './schema.js'
+import { decodeShells, FENCE_STRIDE, fromBase64, indexOfAsn } from './shell-blobs.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
-/** The uint32 little-endian at the start of a bytea expression, as a bigint. */
-const le32 = (bytes: RawBuilder<unknown>) =>
-  sql<number>`(get_byte(${bytes}, 0)::bigint + (get_byte(${bytes}, 1)::bigint << 8)
-    + (get_byte(${bytes}, 2)::bigint << 16) + (get_byte(${bytes}, 3)::bigint << 24))`
-
 /**
- * Trends of several ASNs searched in the stored blobs by the database, without reading them:
- * per snapshot and ASN, a binary search over the ascending ASN blob, each probe a 4-byte
- * `substring` of it, which PostgreSQL fetches from the one out-of-line chunk that holds it
- * (the blobs are stored uncompressed), then the shell index at the position found. About 17
- * probes per snapshot for 100k ASes: ~0.1 s for one AS over 460 snapshots, where reading the
- * blobs would move ~100 MB. What answers while the read model loads, and every read with it
- * off. `known` is whether any snapshot of the version has the AS (all are searched; points
+ * Trends of several ASNs found in the stored blobs by the database, without reading them: per
+ * snapshot and ASN, one search of the snapshot's fence (every 256th ASN, in its row:
+ * PostgreSQL's `width_bucket`, a binary search in C) names the one block of 256 positions
+ * that can hold the AS, one fetch of that 1 KB slice of the ASN blob (from the one or two
+ * out-of-line chunks holding it: the blobs are stored uncompressed) is searched for the ASN's
+ * bytes, and only where it is found is its shell index fetched and sent (see
+ * {@link trendSearch}). A few pages per snapshot and a few bytes per point, where a binary
+ * search of the whole blob fetched a chunk per probe (~17 per snapshot) and reading the blobs
+ * would move ~100 MB. What answers while the read model loads, and every read with it off.
+ * `known` is whether any snapshot of the version has the AS (all are searched; points
  * outside `range` are left out after), so record, rows and date range are of one state.
  */
 export async function queryTrends(
@@ -41,10 +41,11 @@ export async function queryTrends(
     const { rows } = await trendSearch(ipVersion, [...trends.keys()]).execute(trx)
     for (const row of rows) {
       const asn = Number(row.asn)
+      const shell = row.shell !== null ? littleEndianHex(row.shell) : searchBlock(row, asn)
+      if (shell === undefined) continue
       known.add(asn)
       if (range?.start !== undefined && row.date < range.start) continue
       if (range?.end !== undefined && row.date > range.end) continue
-      const shell = Number(row.shell)
       trends.get(asn)!.push({
         date: row.date,
         shell_index: shell,
@@ -56,43 +57,74 @@ export async function queryTrends(
   })
 }
 
-/** The search of {@link queryTrends}: one row per (ASN, snapshot) holding it, by ASN and date. */
-function trendSearch(ipVersion: IpVersion, asns: number[]) {
-  const blobOf = (date: RawBuilder<unknown>, column: 'asns' | 'shells') =>
-    sql`(select s.${sql.ref(column)} from kcore_snapshot_shells s
-      where s.ip_version = ${ipVersion} and s.date = ${date})`
-  return sql<{ asn: string; date: string; max_shell_index: number; shell: string }>`
-    with recursive
-    snap as materialized (
-      select n.date, n.max_shell_index, octet_length(s.asns) / 4 as count,
-        octet_length(s.shells) / greatest(octet_length(s.asns) / 4, 1) as width
-      from kcore_snapshot n
-      join kcore_snapshot_shells s on s.ip_version = n.ip_version and s.date = n.date
-      where n.ip_version = ${ipVersion}),
-    -- [lo, hi) narrows to the first position whose ASN is >= the one sought.
-    search(date, asn, lo, hi) as (
-      select snap.date, w.asn, 0, snap.count from snap cross join unnest(${intArray(asns)}) as w(asn)
-      union all
-      select b.date, b.asn,
-        case when m.value < b.asn then m.mid + 1 else b.lo end,
-        case when m.value < b.asn then b.hi else m.mid end
-      from search b
-      cross join lateral (
-        select x.mid, ${le32(sql`substring(${blobOf(sql`b.date`, 'asns')} from x.mid * 4 + 1 for 4)`)} as value
-        from (select (b.lo + b.hi) / 2 as mid) x) m
-      where b.lo < b.hi)
-    select f.asn::text as asn, f.date::text as date, snap.max_shell_index, v.shell::text as shell
-    from search f
-    join snap on snap.date = f.date
-    -- Only at a position inside the blob (past its end the ASN is absent).
+/** An unsigned little-endian integer written as hex (`encode(bytes, 'hex')`). */
+function littleEndianHex(hex: string): number {
+  const bytes = Buffer.from(hex, 'hex')
+  return bytes.readUIntLE(0, bytes.length)
+}
+
+/** The shell index of `asn` in a row's block (base64 slices of both blobs), if it is there. */
+function searchBlock(row: { asns: string | null; shells: string | null }, asn: number) {
+  const block = decodeShells({
+    asns: fromBase64(row.asns ?? ''),
+    shells: fromBase64(row.shells ?? ''),
+  })
+  const at = indexOfAsn(block.asns, asn)
+  return at < 0 ? undefined : block.shells[at]
+}
+
+/** `asns` as the hex of their uint32 little-endian bytes: the blob's form of each. */
+function needles(asns: number[]) {
+  const bytes = Buffer.alloc(4)
+  const text = asns.map((asn) => {
+    bytes.writeUInt32LE(asn)
+    return bytes.toString('hex')
+  })
+  return sql`${`{${text.join(',')}}`}::text[]`
+}
+
+/**
+ * The statement of {@link queryTrends}: per ASN and snapshot, the block of positions its fence
+ * names (a 1 KB slice of the ASN blob), searched by `position` for the ASN's four bytes. The
+ * ASNs are distinct and stored on 4-byte boundaries, so no match means the AS is absent and a
+ * match on a boundary is the AS: then the row carries its shell index's bytes (`shell`, hex,
+ * one slice of the shell blob). A first match off a boundary (bytes of two neighbours that
+ * spell the ASN, rare) says nothing: that row carries the whole block of both blobs
+ * (`asns`, `shells`, base64) for the caller to search. Rows only where the bytes occur, by
+ * ASN and date. Exported for the test of what it reads.
+ */
+export function trendSearch(ipVersion: IpVersion, asns: number[]) {
+  return sql<{
+    asn: string
+    date: string
+    max_shell_index: number
+    shell: string | null
+    asns: string | null
+    shells: string | null
+  }>`
+    select w.asn::text as asn, n.date::text as date, n.max_shell_index,
+      case when p.at % 4 = 0 then encode(substring(s.shells
+        from (b.first + p.at / 4) * b.width + 1 for b.width), 'hex') end as shell,
+      case when p.at % 4 <> 0 then encode(k.block, 'base64') end as asns,
+      case when p.at % 4 <> 0 then encode(substring(s.shells
+        from b.first * b.width + 1 for ${FENCE_STRIDE} * b.width), 'base64') end as shells
+    from kcore_snapshot n
+    join kcore_snapshot_shells s on s.ip_version = n.ip_version and s.date = n.date
+    cross join unnest(${intArray(asns)}, ${needles(asns)}) as w(asn, needle)
+    -- Each step once a row (offset 0 keeps the planner from copying an expression, the
+    -- fence search or the slice fetch, into every use of it). The block's first position
+    -- and the shell width (the blob sizes' ratio) ...
     cross join lateral (
-      select case when f.lo < snap.count then
-          ${le32(sql`substring(${blobOf(sql`f.date`, 'asns')} from f.lo * 4 + 1 for 4)`)} end as found,
-        case when f.lo < snap.count then
-          (select sum(get_byte(y.bytes, i)::bigint << (8 * i))
-           from (select substring(${blobOf(sql`f.date`, 'shells')}
-                   from f.lo * snap.width + 1 for snap.width) as bytes) y,
-             generate_series(0, snap.width - 1) as i) end as shell) v
-    where f.lo = f.hi and f.lo < snap.count and v.found = f.asn
-    order by f.asn, f.date`
+      select (width_bucket(w.asn, s.fence) - 1) * ${FENCE_STRIDE} as first,
+        octet_length(s.shells) / greatest(octet_length(s.asns) / 4, 1) as width
+      offset 0) b
+    -- ... the block (none when the ASN is below the snapshot's first) ...
+    cross join lateral (
+      select substring(s.asns from b.first * 4 + 1 for ${FENCE_STRIDE * 4}) as block
+      where b.first >= 0 offset 0) k
+    -- ... and the byte offset of the ASN's first occurrence in it (-1: none).
+    cross join lateral (
+      select position(decode(w.needle, 'hex') in k.block) - 1 as at offset 0) p
+    where n.ip_version = ${ipVersion} and p.at >= 0
+    order by w.asn, n.date`
 }

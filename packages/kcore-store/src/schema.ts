@@ -1,5 +1,5 @@
 import type { IpVersion } from '@kcore/engine'
-import type { ColumnType, Generated } from 'kysely'
+import type { ColumnType, Generated, RawBuilder } from 'kysely'
 
 /** One row per stored snapshot (IP version + date). */
 export interface SnapshotTable {
@@ -28,6 +28,11 @@ export interface SnapshotShellsTable {
   date: string
   asns: Uint8Array
   shells: Uint8Array
+  /**
+   * Every 256th ASN of `asns` (`fenceOf`, migration 0006), for searching one AS without
+   * reading the blob. Written, never read back (the search uses it in SQL).
+   */
+  fence: ColumnType<never, RawBuilder<unknown>, RawBuilder<unknown>>
 }
 
 /** Every ASN seen in any stored snapshot of one version, as one ascending uint32 blob. */

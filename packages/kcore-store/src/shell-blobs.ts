@@ -99,6 +99,27 @@ export function decodeShells(blobs: ShellBlobs): DecodedShells {
   return { asns, shells: littleEndian(blobs.shells, width) }
 }
 
+/**
+ * ASNs per block of a snapshot's fence (see {@link fenceOf}). 256 keeps a fence under 2 KB up to
+ * ~250k ASNs (inline in its row, no TOAST fetch; today's snapshots have ~80k) and a block at
+ * 1 KB of the ASN blob (one or two of PostgreSQL's ~2 KB out-of-line chunks). Stored fences
+ * were cut with it: changing it takes a migration that cuts them again.
+ */
+export const FENCE_STRIDE = 256
+
+/**
+ * The fence of a snapshot's ascending ASNs: every {@link FENCE_STRIDE}-th one, from the first.
+ * The block of positions `[i * FENCE_STRIDE, (i + 1) * FENCE_STRIDE)` holds exactly the ASNs
+ * from `fence[i]` up to (not including) `fence[i + 1]`, so an AS is found by one search of
+ * the fence (PostgreSQL's `width_bucket`) and one of a 1 KB slice of the blob, instead of a
+ * search of the whole blob. Empty for no ASN.
+ */
+export function fenceOf(asns: Uint32Array): Uint32Array {
+  const fence = new Uint32Array(Math.ceil(asns.length / FENCE_STRIDE))
+  for (let i = 0; i < fence.length; i++) fence[i] = asns[i * FENCE_STRIDE]!
+  return fence
+}
+
 /** Position of `asn` in the ascending `asns`, or -1. */
 export function indexOfAsn(asns: Uint32Array, asn: number): number {
   let lo = 0

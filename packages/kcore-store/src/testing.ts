@@ -26,6 +26,7 @@ export {
   clearKcoreTables,
   countKnownAsns,
   countRows,
+  fenceMismatches,
   rowsOfDate,
   shellPairs,
   storedAsnCount,

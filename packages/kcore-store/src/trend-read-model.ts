@@ -105,10 +105,19 @@ interface ListedSnapshot {
 const WIDE = 0xff
 
 /**
- * Snapshots loaded per statement (their blobs: up to ~0.5 MB a snapshot). Bounded, because
- * PGlite has one connection: a statement holds up every other query while it runs.
+ * Snapshots loaded by the step a read answered from SQL takes beside its search (their
+ * blobs: up to ~0.5 MB a snapshot). The read waits for both, so the step costs about what
+ * the search does (a fence search of 460 snapshots is a few ms of the database's time): the
+ * first answer after a start is the search's, not a model load's.
  */
-const BATCH = 16
+const ADVANCE_BATCH = 4
+
+/**
+ * Snapshots loaded per statement by {@link catchUp} (reads waiting for the model, a host's
+ * load at start). Bounded, because PGlite has one connection: a statement holds up every
+ * other query while it runs.
+ */
+const CATCH_UP_BATCH = 64
 
 /**
  * A compact in-memory copy of every stored shell index, for trend reads that never touch the
@@ -157,10 +166,8 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   /**
    * One step of catching up: the revision and the snapshot list (one statement, so they agree),
-   * then up to BATCH missing snapshots (one statement). True when the model is at that
+   * then up to `size` missing snapshots (one statement). True when the model is at that
    * revision. No transaction spans the loads: a column is immutable for its snapshot's stamp.
-   * `size`: snapshots a step loads (a host's catch-up at start, waited on by no read, takes
-   * larger steps: fewer listings).
    */
   async function step(size: number): Promise<boolean> {
     // The listing and, on the step that completes the model, each version's known ASNs (its
@@ -213,7 +220,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   let stepping: Promise<boolean> | undefined
 
-  function startStep(size = BATCH): Promise<boolean> {
+  function startStep(size: number): Promise<boolean> {
     stepping ??= step(size).finally(() => {
       stepping = undefined
     })
@@ -224,12 +231,12 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
    * Runs one catch-up step unless one is under way (then resolves at once). The caller awaits
    * it beside its SQL answer, so the model advances with the reads and no work is left running
    * when the last read returns (closing the database never races a model). A step is small
-   * (BATCH snapshots), so the answer waits little for it. Errors only delay the model: the SQL
-   * path answers meanwhile.
+   * ({@link ADVANCE_BATCH} snapshots), so the answer waits little for it. Errors only delay the
+   * model: the SQL path answers meanwhile.
    */
   function advance(): Promise<void> {
     if (stepping) return Promise.resolve()
-    return startStep().then(
+    return startStep(ADVANCE_BATCH).then(
       () => {},
       () => {},
     )
@@ -237,7 +244,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
 
   /** Steps until the model is at the revision stored when the last step began. */
   async function catchUp(): Promise<void> {
-    for (let done = false; !done; ) done = await startStep(BATCH * 4)
+    for (let done = false; !done; ) done = await startStep(CATCH_UP_BATCH)
   }
 
   return {

@@ -224,7 +224,7 @@ describe.each(testDatabases())('migration 0005 on $name', ({ open }) => {
         migrationTableName: MIGRATION_TABLE,
         migrationLockTableName: MIGRATION_LOCK_TABLE,
       })
-      const { error } = await migrator.migrateDown()
+      const { error } = await migrator.migrateTo('0004_revision_notify')
       expect(error).toBeUndefined()
       const { rows } = await sql<{ asn: string | number; shell_index: number }>`
         select asn, shell_index from kcore_shell_ipv4 where date = '2014-06-01'

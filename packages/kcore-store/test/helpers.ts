@@ -9,6 +9,7 @@ export {
   clearKcoreTables,
   countKnownAsns,
   countRows,
+  fenceMismatches,
   rowsOfDate,
   shellPairs,
   storedAsnCount,

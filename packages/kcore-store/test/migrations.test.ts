@@ -14,6 +14,7 @@ const RELEASED = [
   '0003_provenance',
   '0004_revision_notify',
   '0005_compact_shells',
+  '0006_asn_fences',
 ]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
@@ -40,7 +41,7 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     try {
       await createKcoreStore(database).migrate()
       const fixture = JSON.parse(
-        await readFile(new URL('./fixtures/schema-0005.json', import.meta.url), 'utf8'),
+        await readFile(new URL('./fixtures/schema-0006.json', import.meta.url), 'utf8'),
       )
       expect(await schemaOf(database.db)).toEqual(fixture)
     } finally {

@@ -9,6 +9,7 @@ import {
   clearKcoreTables,
   countRows,
   decomposition,
+  fenceMismatches,
   secondConnection,
   storedAsnCount,
   storedShells,
@@ -353,6 +354,8 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
         // The loser's ASNs are not left in the known-ASN table.
         const loserProbe = snapshot?.source === 'a' ? 5001 : 1
         expect((await (await store.reader()).trends('ipv4', [loserProbe])).known).toEqual(new Set())
+        // The fence stored is the winner's: every fence is its own blob's.
+        expect(await fenceMismatches(database)).toBe(0)
       } finally {
         await other.close()
       }

@@ -1,7 +1,7 @@
 import type { Database } from '@kcore/db'
 import type { CoreDecomposition, IpVersion } from '@kcore/engine'
 import { sql } from 'kysely'
-import { decodeShells } from '../shell-blobs.js'
+import { decodeShells, FENCE_STRIDE } from '../shell-blobs.js'
 
 /** Empties every k-core table (between tests sharing one database). */
 export async function clearKcoreTables(database: Database): Promise<void> {
@@ -71,5 +71,24 @@ export async function countKnownAsns(database: Database, ipVersion: IpVersion): 
 export async function storedAsnCount(database: Database, ipVersion: IpVersion): Promise<number> {
   const { rows } = await sql<{ n: number }>`select coalesce(sum(octet_length(asns) / 4), 0)::int
       as n from kcore_snapshot_shells where ip_version = ${ipVersion}`.execute(database.db)
+  return rows[0]!.n
+}
+
+/**
+ * Stored snapshots whose fence is not every {@link FENCE_STRIDE}-th ASN of their own ASN blob,
+ * computed by the database from the blob (a second reading of the rule, apart from `fenceOf`):
+ * 0 when every fence matches the blob it was written with. For small test snapshots
+ * (`get_byte` detoasts the blob on every call).
+ */
+export async function fenceMismatches(database: Database): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from kcore_snapshot_shells s
+    where s.fence is distinct from array(
+      select get_byte(s.asns, i * ${FENCE_STRIDE * 4})::bigint
+        + (get_byte(s.asns, i * ${FENCE_STRIDE * 4} + 1)::bigint << 8)
+        + (get_byte(s.asns, i * ${FENCE_STRIDE * 4} + 2)::bigint << 16)
+        + (get_byte(s.asns, i * ${FENCE_STRIDE * 4} + 3)::bigint << 24)
+      from generate_series(0, (octet_length(s.asns) / 4 + ${FENCE_STRIDE - 1}) / ${FENCE_STRIDE} - 1) i
+      order by i)`.execute(database.db)
   return rows[0]!.n
 }
