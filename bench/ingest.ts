@@ -13,7 +13,8 @@ import { decomposeSnapshot } from '@kcore/engine'
 import { createKcoreStore, type KcoreStore } from '@kcore/store'
 import { sql } from 'kysely'
 import postgres from 'postgres'
-import { encodeAsns, encodeShells } from '../packages/kcore-store/src/shell-blobs.js'
+import { intArray } from '../packages/kcore-store/src/asn.js'
+import { encodeAsns, encodeShells, fenceOf } from '../packages/kcore-store/src/shell-blobs.js'
 
 const caida = fileURLToPath(new URL('../../shared/data/caida/', import.meta.url))
 const FILE = process.env.BENCH_FILE ?? '20240801.as-rel.txt.bz2'
@@ -113,14 +114,16 @@ async function benchHistory(database: Database, store: KcoreStore) {
     // Snapshot i keeps the smallest ASNs, growing from ~4% to 100% of today's ASes like the real series.
     const size = Math.max(1, Math.round(asns.length * (0.04 + (0.96 * i) / (history - 1))))
     const date = `${1980 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`
-    const blobs = encodeShells(sortedAsns.slice(0, size), sortedShells.slice(0, size))
+    const kept = sortedAsns.slice(0, size)
+    const blobs = encodeShells(kept, sortedShells.slice(0, size))
     await db.transaction().execute(async (trx) => {
       await sql`insert into kcore_snapshot (ip_version, date, max_shell_index, unique_asns, link_count, source)
         values ('ipv4', ${date}::date, ${decomposition.maxShell}, ${size}, ${graph.linkCount}, 'synthetic')`.execute(
         trx,
       )
-      await sql`insert into kcore_snapshot_shells (ip_version, date, asns, shells)
-        values ('ipv4', ${date}::date, ${blobs.asns}, ${blobs.shells})`.execute(trx)
+      await sql`insert into kcore_snapshot_shells (ip_version, date, asns, shells, fence)
+        values ('ipv4', ${date}::date, ${blobs.asns}, ${blobs.shells},
+          ${intArray(fenceOf(Uint32Array.from(kept)))})`.execute(trx)
     })
   }
   await sql`update kcore_known_asns set asns = ${encodeAsns(Uint32Array.from(sortedAsns))}
