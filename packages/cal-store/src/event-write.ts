@@ -22,10 +22,13 @@ import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-reposito
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import {
+  type CarriedRelation,
+  carryRelations,
   carryToOverrides,
   dropLostOverrides,
   dropOverrides,
   nextSeriesSlot,
+  overridesHolding,
 } from './series-overrides.js'
 import {
   compileGiven,
@@ -415,8 +418,20 @@ export async function patchEvent(
       await trx.updateTable('cal_event').set(changes).where('id', '=', id).execute()
     },
   )
+  // An edit of a series' relations reaches the overrides that held its old ones (found first).
+  const holders =
+    current.recurrence === null
+      ? undefined
+      : await overridesHolding(
+          trx,
+          id,
+          (['organizers', 'categories', 'tags'] as const).filter(
+            (r): r is CarriedRelation => relations[r] !== undefined,
+          ),
+        )
   await writeRelations(trx, id, relations, true)
   if (current.recurrence !== null) await carryToOverrides(trx, current, changes)
+  if (holders) await carryRelations(trx, id, holders, now)
   const dropped =
     current.series_slot === null
       ? []
