@@ -20,7 +20,7 @@ import {
   recurrenceText,
   type SeriesShape,
 } from './series-recurrence.js'
-import { splitRecurrence } from './series-split.js'
+import { recurrenceBefore, recurrenceFrom } from './series-split.js'
 import { slugify } from './slug.js'
 import { allocateSlug } from './slug-allocation.js'
 import type { CalDb } from './store-context.js'
@@ -264,56 +264,36 @@ async function splitSeries(
   passwordHash: string | null | undefined,
 ): Promise<UpdateResult> {
   const input = parseRecurrence(series.recurrence as string)
-  const { before, after } = splitRecurrence(input, shapeOf(series), occurrence)
-  await cutSeries(trx, now, series, before)
-  const slot = after ? await nextSeriesSlot(trx) : null
-  const slug = await allocateSlug(trx, 'cal_event', slugify(series.slug, 'event'))
   const start = timestampParam(new Date(occurrence.startMs))
   const end = timestampParam(new Date(occurrence.endMs))
+  // The new series' rule, checked by the core against its start before anything is written.
+  const after = compileGiven(recurrenceFrom(input, shapeOf(series), occurrence), {
+    ...shapeOf(series),
+    start: new Date(occurrence.startMs),
+    end: new Date(occurrence.endMs),
+  })
+  await cutSeries(trx, now, series, recurrenceBefore(input, shapeOf(series), occurrence))
+  const slot = await nextSeriesSlot(trx)
+  const slug = await allocateSlug(trx, 'cal_event', slugify(series.slug, 'event'))
   const { rows } = await sql<{ id: number }>`insert into cal_event (author, status, created,
       modified, title, description, excerpt, slug, image, all_day, start_utc, end_utc, timezone,
       cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, ticketed,
-      post_parent, password_hash, venue_id, recurrence, series_slot)
+      post_parent, password_hash, venue_id, term_ids, recurrence, series_slot)
     select author, status, ${now}, ${now}, title, description, excerpt, ${slug}, image, all_day,
       ${start}, ${end}, timezone, cost, website, show_map, show_map_link, hide_from_listings,
-      sticky, featured, ticketed, post_parent, password_hash, venue_id,
-      ${after ? JSON.stringify(after) : null}, ${slot}::integer
+      sticky, featured, ticketed, post_parent, password_hash, venue_id, term_ids,
+      ${recurrenceText(after)}, ${slot}::integer
     from cal_event where id = ${series.id} returning id`.execute(trx)
   const id = (rows[0] as { id: number }).id
   await copyRelations(trx, series.id, id)
-  // The overrides from the cut on belong to the new series, under its ids.
-  const moved = await trx
-    .selectFrom('cal_event')
-    .select(['id', 'occurrence_key'])
-    .where('post_parent', '=', series.id)
-    .where('occurrence_key', 'is not', null)
-    .where('occurrence_start', '>=', start)
-    .execute()
+  // The overrides from the cut on belong to the new series, under its ids (same keys: the
+  // new series has exactly those occurrences).
+  await sql`update cal_event set post_parent = ${id}, occurrence_id = case
+      when occurrence_key = ${occurrence.key}::bigint then ${id}::bigint
+      else ${occurrenceId(slot, 0)}::bigint + occurrence_key end
+    where post_parent = ${series.id} and occurrence_key is not null
+      and occurrence_start >= ${start}`.execute(trx)
   const dropped: number[] = []
-  if (moved.length) {
-    const newFirst = occurrence.key
-    if (slot === null) {
-      const gone = await trx
-        .deleteFrom('cal_event')
-        .where(
-          'id',
-          'in',
-          moved.map((m) => m.id),
-        )
-        .returning('occurrence_id')
-        .execute()
-      dropped.push(...gone.map((g) => Number(g.occurrence_id)))
-    } else {
-      for (const m of moved) {
-        const key = Number(m.occurrence_key)
-        await trx
-          .updateTable('cal_event')
-          .set({ post_parent: id, occurrence_id: key === newFirst ? id : occurrenceId(slot, key) })
-          .where('id', '=', m.id)
-          .execute()
-      }
-    }
-  }
   dropped.push(
     ...(await patchEvent(trx, now, id, { ...patch, recurrence: undefined }, passwordHash, {})),
   )
@@ -385,8 +365,7 @@ export async function trashEvent(
       .execute()
     await noteRemovedOccurrences(trx, [id], series.status)
   } else {
-    const { before: kept } = splitRecurrence(input, shapeOf(series), occurrence)
-    await cutSeries(trx, now, series, kept)
+    await cutSeries(trx, now, series, recurrenceBefore(input, shapeOf(series), occurrence))
     await trx
       .deleteFrom('cal_event')
       .where('post_parent', '=', series.id)
