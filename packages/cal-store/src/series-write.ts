@@ -253,7 +253,8 @@ export async function updateEvent(
 /**
  * "This and following": the series ends before `occurrence`; a new series (a copy of the row,
  * its own slot and slug) starts there with the rest of the rule and takes the overrides from
- * there on (renamed to its ids), then gets `patch`. Answers the new series' id.
+ * there on (renamed to its ids), then gets `patch`. Answers the new series' id. Where no
+ * series can start (`recurrenceFrom`), the 400 comes before anything is written.
  */
 async function splitSeries(
   trx: CalDb,
