@@ -22,10 +22,13 @@ import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-reposito
 import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import {
+  type CarriedRelation,
+  carryRelations,
   carryToOverrides,
   dropLostOverrides,
   dropOverrides,
   nextSeriesSlot,
+  overridesHolding,
 } from './series-overrides.js'
 import {
   compileGiven,
@@ -286,7 +289,8 @@ export async function insertEvent(
  * Applies a partial update to the event row `id` inside the open transaction `trx`. On a series
  * (or one becoming a series through `patch.recurrence`) a change of the rule or of the times
  * recompiles it and drops the overrides whose occurrence no longer exists: their occurrence
- * ids are returned (`recurrence: null` drops them all).
+ * ids are returned (`recurrence: null` drops them all). `options.current` is the row when the
+ * caller has already read it `FOR UPDATE` in `trx` (one round trip fewer).
  */
 export async function patchEvent(
   trx: CalDb,
@@ -294,19 +298,22 @@ export async function patchEvent(
   id: number,
   patch: EventPatch,
   passwordHash: string | null | undefined,
-  ifSequence?: number,
+  options: { ifSequence?: number; current?: EventRow } = {},
 ): Promise<number[]> {
   rejectNul(patch)
   checkEventLinks(patch)
   checkParentId(patch.post_parent)
-  const current: EventRow | undefined = validIds([id]).length
-    ? await trx
-        .selectFrom('cal_event')
-        .select(EVENT_COLUMNS)
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined
+  const { ifSequence } = options
+  const current: EventRow | undefined =
+    options.current ??
+    (validIds([id]).length
+      ? await trx
+          .selectFrom('cal_event')
+          .select(EVENT_COLUMNS)
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst()
+      : undefined)
   if (!current) throw new CalNotFoundError('event', id)
   if (ifSequence !== undefined && current.sequence !== ifSequence)
     throw new CalStaleReadError(id, ifSequence, current.sequence)
@@ -405,18 +412,34 @@ export async function patchEvent(
   }
   const wantsSlug = patch.slug !== undefined && patch.slug !== null && patch.slug !== ''
   const base = wantsSlug ? slugify(patch.slug as string, 'event') : undefined
-  await retryOnUniqueViolation(
-    trx,
-    (c) => c.includes('slug'),
-    async () => {
-      if (base !== undefined && base !== current.slug) {
+  const update = () => trx.updateTable('cal_event').set(changes).where('id', '=', id).execute()
+  if (base !== undefined && base !== current.slug) {
+    // Only a new slug can clash (with a concurrent writer's): retried inside a savepoint.
+    await retryOnUniqueViolation(
+      trx,
+      (c) => c.includes('slug'),
+      async () => {
         changes.slug = await allocateSlug(trx, 'cal_event', base, { excludeId: id })
-      }
-      await trx.updateTable('cal_event').set(changes).where('id', '=', id).execute()
-    },
-  )
+        await update()
+      },
+    )
+  } else {
+    await update()
+  }
+  // An edit of a series' relations reaches the overrides that held its old ones (found first).
+  const holders =
+    current.recurrence === null
+      ? undefined
+      : await overridesHolding(
+          trx,
+          id,
+          (['organizers', 'categories', 'tags'] as const).filter(
+            (r): r is CarriedRelation => relations[r] !== undefined,
+          ),
+        )
   await writeRelations(trx, id, relations, true)
   if (current.recurrence !== null) await carryToOverrides(trx, current, changes)
+  if (holders) await carryRelations(trx, id, holders, now)
   const dropped =
     current.series_slot === null
       ? []

@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely'
+import { type Insertable, type RawBuilder, sql } from 'kysely'
 import { CalValidationError } from './errors.js'
 import { EVENT_FLAGS } from './event.js'
 import type { EventRow } from './event-rows.js'
@@ -105,6 +105,97 @@ export async function carryToOverrides(
           ? sql<boolean>`true`
           : sql<boolean>`${sql.ref(column)} is not distinct from ${old}`,
       )
+      .execute()
+  }
+}
+
+/** The relations an edit of the whole series carries on their own, like fields. */
+export type CarriedRelation = 'organizers' | 'categories' | 'tags'
+
+const TAXONOMY = { categories: 'cal_event_category', tags: 'cal_event_tag' } as const
+
+/** One event's value of `relation`, as an array comparable with `is not distinct from`. */
+function relationOf(relation: CarriedRelation, event: RawBuilder<unknown>) {
+  return relation === 'organizers'
+    ? sql`(select array_agg(organizer_id order by position) from cal_event_organizer
+        where event_id = ${event})`
+    : sql`(select array_agg(et.term_id order by et.term_id) from cal_event_term et
+        join cal_term t on t.id = et.term_id and t.taxonomy = ${TAXONOMY[relation]}
+        where et.event_id = ${event})`
+}
+
+/**
+ * The overrides of a series that hold the series' value of each relation in `relations`
+ * (organizers in order, terms as sets): read before the series' own relations change, so
+ * {@link carryRelations} gives them the new value, as {@link carryToOverrides} does fields.
+ */
+export async function overridesHolding(
+  trx: CalDb,
+  seriesId: number,
+  relations: readonly CarriedRelation[],
+): Promise<Map<CarriedRelation, number[]>> {
+  const holders = new Map<CarriedRelation, number[]>()
+  if (relations.length === 0) return holders
+  const series = sql`${seriesId}::integer`
+  const columns = relations.map(
+    (r) =>
+      sql`${relationOf(r, sql.ref('o.id'))} is not distinct from ${relationOf(r, series)} as ${sql.id(r)}`,
+  )
+  const { rows } = await sql<Record<CarriedRelation, boolean> & { id: number }>`
+    select o.id, ${sql.join(columns)} from cal_event o
+    where o.post_parent = ${seriesId} and o.occurrence_key is not null`.execute(trx)
+  for (const r of relations) {
+    holders.set(
+      r,
+      rows.filter((row) => row[r]).map((row) => row.id),
+    )
+  }
+  return holders
+}
+
+/**
+ * Gives the overrides `holders` found the series' (new) value of each relation: what the
+ * series does not hold is unlinked, the rest linked (organizers in the series' order), so
+ * links both keep are left in place; their `modified` moves, as a carried field's does.
+ */
+export async function carryRelations(
+  trx: CalDb,
+  seriesId: number,
+  holders: ReadonlyMap<CarriedRelation, readonly number[]>,
+  now: Date,
+): Promise<void> {
+  const touched = new Set<number>()
+  for (const [relation, ids] of holders) {
+    if (ids.length === 0) continue
+    for (const id of ids) touched.add(id)
+    if (relation === 'organizers') {
+      await sql`with gone as (delete from cal_event_organizer x
+          where x.event_id = any(${ids}::integer[]) and x.organizer_id not in
+            (select organizer_id from cal_event_organizer where event_id = ${seriesId}))
+        insert into cal_event_organizer (event_id, organizer_id, position)
+        select t.id, s.organizer_id, s.position
+        from unnest(${ids}::integer[]) as t(id), cal_event_organizer s
+        where s.event_id = ${seriesId}
+        on conflict (event_id, organizer_id) do update set position = excluded.position
+        where cal_event_organizer.position <> excluded.position`.execute(trx)
+      continue
+    }
+    const taxonomy = TAXONOMY[relation]
+    await sql`with gone as (delete from cal_event_term x
+        where x.event_id = any(${ids}::integer[])
+          and x.term_id in (select id from cal_term where taxonomy = ${taxonomy})
+          and x.term_id not in (select term_id from cal_event_term where event_id = ${seriesId}))
+      insert into cal_event_term (event_id, term_id)
+      select t.id, s.term_id from unnest(${ids}::integer[]) as t(id), cal_event_term s
+      join cal_term term on term.id = s.term_id and term.taxonomy = ${taxonomy}
+      where s.event_id = ${seriesId}
+      on conflict do nothing`.execute(trx)
+  }
+  if (touched.size > 0) {
+    await trx
+      .updateTable('cal_event')
+      .set({ modified: now })
+      .where('id', 'in', [...touched])
       .execute()
   }
 }

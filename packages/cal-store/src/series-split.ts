@@ -1,8 +1,18 @@
-import { compileRecurrence, type Occurrence, type RecurrenceInput } from './recurrence/index.js'
+import { CalValidationError } from './errors.js'
+import {
+  compileRecurrence,
+  type Occurrence,
+  type Recurrence,
+  type RecurrenceInput,
+} from './recurrence/index.js'
+import { wallKey } from './series-ids.js'
 import { type SeriesShape, seriesTiming } from './series-recurrence.js'
 
-/** A rule that yields its DTSTART alone: a series cut to nothing past its first start keeps it. */
+/** A rule that yields its DTSTART alone: a series whose rules all ended keeps its start. */
 const FIRST_ONLY = 'FREQ=DAILY;COUNT=1'
+
+/** The spec's bound on a series' dates (`rdates` plus `exdates`). */
+const MAX_DATES = 1000
 
 /** `YYYYMMDDTHHMMSSZ` of an instant (RRULE UNTIL in UTC). */
 function untilUtc(ms: number): string {
@@ -18,60 +28,112 @@ function withEnd(rule: string, end: string): string {
   return [...parts, end].join(';')
 }
 
+const countOf = (rule: string) => /(?:^|;)COUNT=(\d+)/i.exec(rule)?.[1]
+
 /** A wall date-time as `YYYY-MM-DD HH:MM:SS` (a date alone is its midnight), for comparing. */
 const fullWall = (wall: string) => (wall.length === 10 ? `${wall} 00:00:00` : wall)
 
+const EPOCH_1000 = Date.UTC(1000, 0, 1)
+
 /**
- * Splits a series at occurrence `cut` (RFC 5545 "this and following", as calendar clients
- * do it): `before` keeps the occurrences starting before `cut` (each rule ends just before
- * it: UNTIL one second before, or the COUNT it had reached), `after` holds the rest under a
- * series starting at `cut` (COUNTs reduced by what came before; rules spent before the cut
- * dropped); rdates and exdates go to the side of the cut they fall on. `after` is `null` when
- * nothing of the rules or rdates reaches past the cut. Each rule is counted by the core, never
- * by stepping dates here.
+ * The wall time an occurrence has by its rule, from its key (its minute) and the second of
+ * its start: a DST gap moves `start`, never the key.
  */
-export function splitRecurrence(
+function originalWall(o: Occurrence): string {
+  const minute = new Date(EPOCH_1000 + o.key * 60_000).toISOString().slice(0, 16).replace('T', ' ')
+  return `${minute}:${o.start.slice(17, 19)}`
+}
+
+/** Each rule of `input` compiled alone against the series' start, by the core. */
+function rulesAlone(input: RecurrenceInput, shape: SeriesShape) {
+  const timing = seriesTiming(shape)
+  return input.rules.map((rule) => ({ rule, alone: compileRecurrence({ rules: [rule] }, timing) }))
+}
+
+/** Whether the rule `alone` has an occurrence at or after `cut`. */
+const reaches = (alone: Recurrence, cut: Occurrence) => alone.nth(cut.startMs, 0) !== undefined
+
+/** How many occurrences the rule `alone` has before `cut` (counted by the core). */
+const spentBefore = (alone: Recurrence, shape: SeriesShape, cut: Occurrence) =>
+  alone.count(shape.start.getTime(), cut.startMs - 1)
+
+/**
+ * The series' recurrence cut short before occurrence `cut` (RFC 5545 "this and following",
+ * as calendar clients do it): each rule that reaches the cut ends just before it (the COUNT
+ * it had reached, or UNTIL one second before); rdates and exdates from the cut on go.
+ */
+export function recurrenceBefore(
   input: RecurrenceInput,
   shape: SeriesShape,
   cut: Occurrence,
-): { before: RecurrenceInput; after: RecurrenceInput | null } {
-  const timing = seriesTiming(shape)
-  const from = shape.start.getTime()
-  const beforeRules: string[] = []
-  const afterRules: string[] = []
-  for (const rule of input.rules) {
-    const alone = compileRecurrence({ rules: [rule] }, timing)
-    const reachesCut = alone.nth(cut.startMs, 0) !== undefined
-    if (!reachesCut) {
-      beforeRules.push(rule)
+): RecurrenceInput {
+  const rules = rulesAlone(input, shape).map(({ rule, alone }) => {
+    if (!reaches(alone, cut)) return rule
+    // The start is an occurrence of every rule (the core's check), so each has one before.
+    return countOf(rule)
+      ? withEnd(rule, `COUNT=${spentBefore(alone, shape, cut)}`)
+      : withEnd(rule, `UNTIL=${untilUtc(cut.startMs - 1000)}`)
+  })
+  const cutWall = fullWall(cut.start)
+  const earlier = (dates: readonly string[] | undefined) =>
+    (dates ?? []).filter((d) => fullWall(d) < cutWall)
+  return { rules, rdates: earlier(input.rdates), exdates: earlier(input.exdates) }
+}
+
+/**
+ * The recurrence of a new series starting at occurrence `cut` with exactly the series'
+ * occurrences from there on. A series starts on an occurrence of each of its rules (the
+ * core's check), and a rule keeps its occurrences when started again at one of them: the
+ * parts RFC 5545 takes from DTSTART (weekday, month day, time) and the INTERVAL's phase are
+ * the same there. So a rule that has the cut carries on as it is (a COUNT less what it spent
+ * before); one that ends but lacks the cut (another rule's occurrence, or an rdate) carries
+ * on as rdates; one that never ends and lacks the cut cannot be written from there: refused,
+ * as is an occurrence a DST gap moved (its wall time is not the rules' one). Rdates and
+ * exdates from the cut on go with it; with no rule left, the cut is the start on its own.
+ */
+export function recurrenceFrom(
+  input: RecurrenceInput,
+  shape: SeriesShape,
+  cut: Occurrence,
+): RecurrenceInput {
+  const refuse = (why: string) =>
+    new CalValidationError(
+      'scope',
+      `scope=following cannot start a series at ${cut.start}: ${why}; edit this occurrence alone (scope=this) or every one (scope=all)`,
+    )
+  if (wallKey(cut.start) !== cut.key) throw refuse('a DST gap moved this occurrence')
+  const exdated = new Set((input.exdates ?? []).map(fullWall))
+  const rules: string[] = []
+  const carried: string[] = []
+  const stays = rulesAlone(input, shape).filter(({ alone }) => reaches(alone, cut))
+  const kept = stays.filter(({ alone }) => alone.byKey(cut.key)?.startMs === cut.startMs)
+  for (const { rule, alone } of stays) {
+    const count = countOf(rule)
+    if (kept.some((k) => k.rule === rule)) {
+      rules.push(
+        count ? withEnd(rule, `COUNT=${Number(count) - spentBefore(alone, shape, cut)}`) : rule,
+      )
       continue
     }
-    const count = /(?:^|;)COUNT=(\d+)/i.exec(rule)
-    const spent = alone.count(from, cut.startMs - 1)
-    if (count) {
-      if (spent > 0) beforeRules.push(withEnd(rule, `COUNT=${spent}`))
-      afterRules.push(withEnd(rule, `COUNT=${Number(count[1]) - spent}`))
-    } else {
-      beforeRules.push(withEnd(rule, `UNTIL=${untilUtc(cut.startMs - 1000)}`))
-      afterRules.push(rule)
+    if (alone.infinite) throw refuse(`its rule "${rule}" has no occurrence there and never ends`)
+    // Its occurrences from the cut on, but those a kept rule has too (one occurrence each).
+    const left = alone.between(cut.startMs, Number.MAX_SAFE_INTEGER, MAX_DATES + 1)
+    for (const o of left) {
+      const wall = originalWall(o)
+      if (exdated.has(wall) || kept.some((k) => k.alone.byKey(o.key) !== undefined)) continue
+      carried.push(shape.all_day ? wall.slice(0, 10) : wall)
     }
   }
   const cutWall = fullWall(cut.start)
-  const side = (dates: readonly string[] | undefined, later: boolean) =>
-    (dates ?? []).filter((d) => fullWall(d) >= cutWall === later)
-  const before: RecurrenceInput = {
-    rules: beforeRules.length ? beforeRules : [FIRST_ONLY],
-    rdates: side(input.rdates, false),
-    exdates: side(input.exdates, false),
+  const later = (dates: readonly string[] | undefined) =>
+    (dates ?? []).filter((d) => fullWall(d) >= cutWall)
+  // With no rule left the start stands on its own, and is no rdate of itself.
+  const rdates = [...later(input.rdates), ...carried]
+    .filter((d) => rules.length > 0 || fullWall(d) !== cutWall)
+    .sort()
+  const exdates = later(input.exdates)
+  if (rdates.length + exdates.length > MAX_DATES) {
+    throw refuse(`its occurrences from there would need more than ${MAX_DATES} dates`)
   }
-  const rdates = side(input.rdates, true)
-  if (afterRules.length === 0 && rdates.length === 0) return { before, after: null }
-  return {
-    before,
-    after: {
-      rules: afterRules.length ? afterRules : [FIRST_ONLY],
-      rdates,
-      exdates: side(input.exdates, true),
-    },
-  }
+  return { rules: rules.length ? rules : [FIRST_ONLY], rdates: [...new Set(rdates)], exdates }
 }

@@ -20,47 +20,45 @@ import {
   recurrenceText,
   type SeriesShape,
 } from './series-recurrence.js'
-import { splitRecurrence } from './series-split.js'
+import { recurrenceBefore, recurrenceFrom } from './series-split.js'
 import { slugify } from './slug.js'
 import { allocateSlug } from './slug-allocation.js'
 import type { CalDb } from './store-context.js'
 import { fromLocalDateTime, toLocalDateTime } from './time-zone.js'
 import { timestampParam } from './timestamp-param.js'
+import { WriteConflict } from './transact.js'
 import { noteRemovedOccurrences } from './transaction-changes.js'
 
-/** What a write on a public id acts on: a row of its own, or an occurrence of a series. */
-type Target = { row: number } | { series: number; key: number }
+/** What a write on a public id acts on, locked: a row of its own, or an occurrence of a series. */
+type Target = { row: EventRow } | { series: EventRow; key: number }
 
 /**
- * Resolves the public id of a write: a single event's row, or (series, key) for a series' own
- * id (its first occurrence) or an occurrence id. An override's row id and an unknown id are
- * not found. Read without a lock: the write locks the series and checks again.
+ * Resolves the public id of a write and locks what it acts on, in one statement: a single
+ * event's row, or the series of its own id (its first occurrence) or of an occurrence id,
+ * with the occurrence's key. An occurrence id locks its series `FOR SHARE` when `share` (edits
+ * of single occurrences run side by side), everything else `FOR UPDATE`: a serial id may be a
+ * single event, which its write then updates (a shared lock taken first would have to be
+ * upgraded, and two such writers would deadlock). An override's row id and an unknown id are
+ * not found; so is a series a concurrent write made a single event, by an occurrence id.
  */
-async function targetOf(trx: CalDb, id: number): Promise<Target> {
+async function lockTarget(trx: CalDb, id: number, share: boolean): Promise<Target> {
   const decoded = decodeOccurrenceId(id)
-  const columns = trx
-    .selectFrom('cal_event')
-    .select(['id', 'recurrence', 'occurrence_key', 'start_utc', 'end_utc', 'timezone', 'all_day'])
-  const row = decoded
-    ? await columns.where('series_slot', '=', decoded.slot).executeTakeFirst()
+  const columns = trx.selectFrom('cal_event').select(EVENT_COLUMNS)
+  const bySlot = decoded && columns.where('series_slot', '=', decoded.slot)
+  const row = bySlot
+    ? await (share ? bySlot.forShare() : bySlot.forUpdate()).executeTakeFirst()
     : validIds([id]).length
-      ? await columns.where('id', '=', id).executeTakeFirst()
+      ? await columns.where('id', '=', id).forUpdate().executeTakeFirst()
       : undefined
   if (!row || row.occurrence_key !== null) throw new CalNotFoundError('event', id)
-  if (row.recurrence === null) return { row: row.id }
+  if (row.recurrence === null) {
+    if (decoded) throw new CalNotFoundError('event', id)
+    return { row }
+  }
   const first = firstKey(row)
   // The first occurrence has one name: the series' id.
   if (decoded && decoded.key === first) throw new CalNotFoundError('event', id)
-  return { series: row.id, key: decoded ? decoded.key : first }
-}
-
-/** The series row, locked (`share`: edits of single occurrences run side by side). */
-async function lockSeries(trx: CalDb, id: number, share: boolean): Promise<EventRow> {
-  const q = trx.selectFrom('cal_event').select(EVENT_COLUMNS).where('id', '=', id)
-  const row = await (share ? q.forShare() : q.forUpdate()).executeTakeFirst()
-  // A concurrent write made it a single event (or the id was never a series).
-  if (!row || row.recurrence === null) throw new CalNotFoundError('event', id)
-  return row
+  return { series: row, key: decoded ? decoded.key : first }
 }
 
 const shapeOf = (row: EventRow): SeriesShape => ({
@@ -75,10 +73,10 @@ const publicId = (series: EventRow, key: number) =>
   key === firstKey(series) ? series.id : occurrenceId(series.series_slot as number, key)
 
 /** The override row of (series, key), locked, if there is one. */
-function overrideOf(trx: CalDb, seriesId: number, key: number) {
+function overrideOf(trx: CalDb, seriesId: number, key: number): Promise<EventRow | undefined> {
   return trx
     .selectFrom('cal_event')
-    .select(['id', 'sequence'])
+    .select(EVENT_COLUMNS)
     .where('post_parent', '=', seriesId)
     .where('occurrence_key', '=', key)
     .forUpdate()
@@ -93,48 +91,69 @@ function occurrenceOf(series: EventRow, key: number, id: number): Occurrence {
 }
 
 /**
- * A copy of the series row as the override of occurrence `occurrence` (its own times, slug
- * and relations), or the row a concurrent write of the same occurrence made first.
+ * One statement: a copy of the series row as the override of `occurrence` (its own times and
+ * `slug`), with the series' organizers and terms, or nothing when a unique index says no (the
+ * slug is taken, or a concurrent edit of the same occurrence made its override first).
+ */
+async function insertOverrideRow(
+  trx: CalDb,
+  now: Date,
+  series: EventRow,
+  occurrence: Occurrence,
+  slug: string,
+): Promise<EventRow | undefined> {
+  const start = timestampParam(new Date(occurrence.startMs))
+  const end = timestampParam(new Date(occurrence.endMs))
+  const { rows } = await sql<EventRow>`with o as (insert into cal_event (author, status, created,
+      modified, title, description, excerpt, slug, image, all_day, start_utc, end_utc, timezone,
+      cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, ticketed,
+      post_parent, password_hash, venue_id, term_ids, occurrence_key, occurrence_id,
+      occurrence_start)
+    select author, status, created, ${now}, title, description, excerpt, ${slug}, image, all_day,
+      ${start}, ${end}, timezone, cost, website, show_map, show_map_link, hide_from_listings,
+      sticky, featured, ticketed, id, password_hash, venue_id, term_ids,
+      ${occurrence.key}::bigint, ${publicId(series, occurrence.key)}::bigint, ${start}
+    from cal_event where id = ${series.id}
+    on conflict do nothing
+    returning ${sql.join(EVENT_COLUMNS.map((c) => sql.ref(c)))}),
+  organizers as (insert into cal_event_organizer (event_id, organizer_id, position)
+    select o.id, x.organizer_id, x.position from o, cal_event_organizer x
+    where x.event_id = ${series.id}),
+  terms as (insert into cal_event_term (event_id, term_id)
+    select o.id, x.term_id from o, cal_event_term x where x.event_id = ${series.id})
+  select * from o`.execute(trx)
+  return rows[0]
+}
+
+/**
+ * The override of `occurrence`, made from the series row, or the one a concurrent write of
+ * the same occurrence made first. Its slug `<series>-<date>` is tried as it is (no other
+ * record has it, nearly always), and allocated under the slug lock only when taken.
  */
 async function insertOverride(
   trx: CalDb,
   now: Date,
   series: EventRow,
   occurrence: Occurrence,
-): Promise<number> {
-  const slug = await allocateSlug(
-    trx,
-    'cal_event',
-    slugify(`${series.slug} ${occurrence.start}`, 'event'),
-  )
-  const start = timestampParam(new Date(occurrence.startMs))
-  const end = timestampParam(new Date(occurrence.endMs))
-  const { rows } = await sql<{ id: number }>`insert into cal_event (author, status, created,
-      modified, title, description, excerpt, slug, image, all_day, start_utc, end_utc, timezone,
-      cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, ticketed,
-      post_parent, password_hash, venue_id, occurrence_key, occurrence_id, occurrence_start)
-    select author, status, created, ${now}, title, description, excerpt, ${slug}, image, all_day,
-      ${start}, ${end}, timezone, cost, website, show_map, show_map_link, hide_from_listings,
-      sticky, featured, ticketed, id, password_hash, venue_id, ${occurrence.key}::bigint,
-      ${publicId(series, occurrence.key)}::bigint, ${start}
-    from cal_event where id = ${series.id}
-    on conflict (post_parent, occurrence_key) where occurrence_key is not null do nothing
-    returning id`.execute(trx)
-  const id = rows[0]?.id
-  if (id === undefined) {
-    const existing = await overrideOf(trx, series.id, occurrence.key)
-    return (existing as { id: number }).id
-  }
-  await copyRelations(trx, series.id, id)
-  return id
+): Promise<EventRow> {
+  const base = slugify(`${series.slug} ${occurrence.start}`, 'event')
+  const made = await insertOverrideRow(trx, now, series, occurrence, base)
+  if (made) return made
+  const existing = await overrideOf(trx, series.id, occurrence.key)
+  if (existing) return existing
+  const slug = await allocateSlug(trx, 'cal_event', base)
+  const again = await insertOverrideRow(trx, now, series, occurrence, slug)
+  // Under the slug lock only an optimistic writer of another record can still take it.
+  if (!again) throw new WriteConflict(`slug ${slug} was taken meanwhile`)
+  return again
 }
 
 /** The organizers, categories and tags of event `from`, given to event `to`. */
 async function copyRelations(trx: CalDb, from: number, to: number): Promise<void> {
-  await sql`insert into cal_event_organizer (event_id, organizer_id, position)
-    select ${to}::integer, organizer_id, position from cal_event_organizer
-    where event_id = ${from}`.execute(trx)
-  await sql`insert into cal_event_term (event_id, term_id)
+  await sql`with organizers as (insert into cal_event_organizer (event_id, organizer_id, position)
+      select ${to}::integer, organizer_id, position from cal_event_organizer
+      where event_id = ${from})
+    insert into cal_event_term (event_id, term_id)
     select ${to}::integer, term_id from cal_event_term where event_id = ${from}`.execute(trx)
 }
 
@@ -165,6 +184,12 @@ export interface UpdateResult {
   dropped: number[]
 }
 
+const thisHasNoRule = () =>
+  new CalValidationError(
+    'recurrence',
+    'scope=this edits one occurrence, which has no rule of its own (use scope=all or following)',
+  )
+
 /**
  * Updates the event with public id `id` inside `trx`: a single event's row as it is; an
  * occurrence by `scope` (default `this`, or `all` when the patch changes the rule).
@@ -177,35 +202,29 @@ export async function updateEvent(
   passwordHash: string | null | undefined,
   options: { ifSequence?: number; scope?: SeriesScope } = {},
 ): Promise<UpdateResult> {
-  const target = await targetOf(trx, id)
+  const scope = options.scope ?? (patch.recurrence !== undefined ? 'all' : 'this')
+  const target = await lockTarget(trx, id, scope === 'this')
   if ('row' in target) {
-    const dropped = await patchEvent(trx, now, target.row, patch, passwordHash, options.ifSequence)
+    const dropped = await patchEvent(trx, now, target.row.id, patch, passwordHash, {
+      ifSequence: options.ifSequence,
+      current: target.row,
+    })
     return { id, dropped }
   }
-  const scope = options.scope ?? (patch.recurrence !== undefined ? 'all' : 'this')
+  const { series, key } = target
   if (scope === 'this') {
-    if (patch.recurrence !== undefined) {
-      throw new CalValidationError(
-        'recurrence',
-        'scope=this edits one occurrence, which has no rule of its own (use scope=all or following)',
-      )
-    }
-    const series = await lockSeries(trx, target.series, true)
-    const override = await overrideOf(trx, series.id, target.key)
-    const occurrence = override ? undefined : occurrenceOf(series, target.key, id)
+    if (patch.recurrence !== undefined) throw thisHasNoRule()
+    const override = await overrideOf(trx, series.id, key)
     const read = override ?? series
     if (options.ifSequence !== undefined && read.sequence !== options.ifSequence) {
       throw new CalStaleReadError(id, options.ifSequence, read.sequence)
     }
-    const row = override
-      ? override.id
-      : await insertOverride(trx, now, series, occurrence as Occurrence)
-    await patchEvent(trx, now, row, patch, passwordHash)
+    const row = override ?? (await insertOverride(trx, now, series, occurrenceOf(series, key, id)))
+    await patchEvent(trx, now, row.id, patch, passwordHash, { current: row })
     return { id, dropped: [] }
   }
-  const series = await lockSeries(trx, target.series, false)
-  const occurrence = occurrenceOf(series, target.key, id)
-  if (scope === 'all' || target.key === firstKey(series)) {
+  const occurrence = occurrenceOf(series, key, id)
+  if (scope === 'all' || key === firstKey(series)) {
     const seriesPatch = { ...patch }
     // Times given for this occurrence move every one by as much (wall clock).
     if (patch.start) {
@@ -222,7 +241,9 @@ export async function updateEvent(
       const from = new Date(occurrence.endMs)
       seriesPatch.end = shiftWall(series.end_utc, series.timezone, from, patch.end, 'end_date')
     }
-    const dropped = await patchEvent(trx, now, series.id, seriesPatch, passwordHash)
+    const dropped = await patchEvent(trx, now, series.id, seriesPatch, passwordHash, {
+      current: series,
+    })
     const moved = seriesPatch.start !== undefined || patch.recurrence !== undefined
     return { id: moved ? series.id : id, dropped }
   }
@@ -232,7 +253,8 @@ export async function updateEvent(
 /**
  * "This and following": the series ends before `occurrence`; a new series (a copy of the row,
  * its own slot and slug) starts there with the rest of the rule and takes the overrides from
- * there on (renamed to its ids), then gets `patch`. Answers the new series' id.
+ * there on (renamed to its ids), then gets `patch`. Answers the new series' id. Where no
+ * series can start (`recurrenceFrom`), the 400 comes before anything is written.
  */
 async function splitSeries(
   trx: CalDb,
@@ -243,61 +265,43 @@ async function splitSeries(
   passwordHash: string | null | undefined,
 ): Promise<UpdateResult> {
   const input = parseRecurrence(series.recurrence as string)
-  const { before, after } = splitRecurrence(input, shapeOf(series), occurrence)
-  await cutSeries(trx, now, series, before)
-  const slot = after ? await nextSeriesSlot(trx) : null
-  const slug = await allocateSlug(trx, 'cal_event', slugify(series.slug, 'event'))
   const start = timestampParam(new Date(occurrence.startMs))
   const end = timestampParam(new Date(occurrence.endMs))
+  // The new series' rule, checked by the core against its start before anything is written.
+  const after = compileGiven(recurrenceFrom(input, shapeOf(series), occurrence), {
+    ...shapeOf(series),
+    start: new Date(occurrence.startMs),
+    end: new Date(occurrence.endMs),
+  })
+  await cutSeries(trx, now, series, recurrenceBefore(input, shapeOf(series), occurrence))
+  const slot = await nextSeriesSlot(trx)
+  const slug = await allocateSlug(trx, 'cal_event', slugify(series.slug, 'event'))
   const { rows } = await sql<{ id: number }>`insert into cal_event (author, status, created,
       modified, title, description, excerpt, slug, image, all_day, start_utc, end_utc, timezone,
       cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, ticketed,
-      post_parent, password_hash, venue_id, recurrence, series_slot)
+      post_parent, password_hash, venue_id, term_ids, recurrence, series_slot)
     select author, status, ${now}, ${now}, title, description, excerpt, ${slug}, image, all_day,
       ${start}, ${end}, timezone, cost, website, show_map, show_map_link, hide_from_listings,
-      sticky, featured, ticketed, post_parent, password_hash, venue_id,
-      ${after ? JSON.stringify(after) : null}, ${slot}::integer
+      sticky, featured, ticketed, post_parent, password_hash, venue_id, term_ids,
+      ${recurrenceText(after)}, ${slot}::integer
     from cal_event where id = ${series.id} returning id`.execute(trx)
   const id = (rows[0] as { id: number }).id
   await copyRelations(trx, series.id, id)
-  // The overrides from the cut on belong to the new series, under its ids.
-  const moved = await trx
-    .selectFrom('cal_event')
-    .select(['id', 'occurrence_key'])
-    .where('post_parent', '=', series.id)
-    .where('occurrence_key', 'is not', null)
-    .where('occurrence_start', '>=', start)
-    .execute()
+  // The overrides from the cut on belong to the new series, under its ids (same keys: the
+  // new series has exactly those occurrences).
+  await sql`update cal_event set post_parent = ${id}, occurrence_id = case
+      when occurrence_key = ${occurrence.key}::bigint then ${id}::bigint
+      else ${occurrenceId(slot, 0)}::bigint + occurrence_key end
+    where post_parent = ${series.id} and occurrence_key is not null
+      and occurrence_start >= ${start}`.execute(trx)
   const dropped: number[] = []
-  if (moved.length) {
-    const newFirst = occurrence.key
-    if (slot === null) {
-      const gone = await trx
-        .deleteFrom('cal_event')
-        .where(
-          'id',
-          'in',
-          moved.map((m) => m.id),
-        )
-        .returning('occurrence_id')
-        .execute()
-      dropped.push(...gone.map((g) => Number(g.occurrence_id)))
-    } else {
-      for (const m of moved) {
-        const key = Number(m.occurrence_key)
-        await trx
-          .updateTable('cal_event')
-          .set({ post_parent: id, occurrence_id: key === newFirst ? id : occurrenceId(slot, key) })
-          .where('id', '=', m.id)
-          .execute()
-      }
-    }
-  }
   dropped.push(
-    ...(await patchEvent(trx, now, id, { ...patch, recurrence: undefined }, passwordHash)),
+    ...(await patchEvent(trx, now, id, { ...patch, recurrence: undefined }, passwordHash, {})),
   )
   if (patch.recurrence !== undefined) {
-    dropped.push(...(await patchEvent(trx, now, id, { recurrence: patch.recurrence }, undefined)))
+    dropped.push(
+      ...(await patchEvent(trx, now, id, { recurrence: patch.recurrence }, undefined, {})),
+    )
   }
   return { id, dropped }
 }
@@ -329,32 +333,25 @@ export async function trashEvent(
   id: number,
   scope: SeriesScope = 'this',
 ): Promise<CalEvent> {
-  const target = await targetOf(trx, id)
-  const seriesId = 'row' in target ? target.row : target.series
-  const trashWhole = async () => {
-    const current = await trx
-      .selectFrom('cal_event')
-      .select(EVENT_COLUMNS)
-      .where('id', '=', seriesId)
-      .forUpdate()
-      .executeTakeFirstOrThrow()
+  const target = await lockTarget(trx, id, false)
+  const trashWhole = async (current: EventRow) => {
     if (current.status === 'trash') throw new CalInTrashError('event', id)
     await trx
       .updateTable('cal_event')
       .set({ status: 'trash', modified: now })
-      .where('id', '=', seriesId)
+      .where('id', '=', current.id)
       .execute()
     if (current.recurrence !== null) {
       await carryToOverrides(trx, current, { status: 'trash', modified: now })
     }
-    const [event] = await readEventsById(trx, [seriesId])
-    return event ?? { ...(await readSeriesRecord(trx, seriesId)), status: 'trash' as const }
+    const [event] = await readEventsById(trx, [current.id])
+    return event ?? { ...(await readSeriesRecord(trx, current.id)), status: 'trash' as const }
   }
-  if ('row' in target) return trashWhole()
-  const series = await lockSeries(trx, target.series, false)
+  if ('row' in target) return trashWhole(target.row)
+  const { series } = target
   if (series.status === 'trash') throw new CalInTrashError('event', id)
   if (scope === 'all' || (scope === 'following' && target.key === firstKey(series))) {
-    return trashWhole()
+    return trashWhole(series)
   }
   const occurrence = occurrenceOf(series, target.key, id)
   const [before] = await readEventsById(trx, [id])
@@ -369,8 +366,7 @@ export async function trashEvent(
       .execute()
     await noteRemovedOccurrences(trx, [id], series.status)
   } else {
-    const { before: kept } = splitRecurrence(input, shapeOf(series), occurrence)
-    await cutSeries(trx, now, series, kept)
+    await cutSeries(trx, now, series, recurrenceBefore(input, shapeOf(series), occurrence))
     await trx
       .deleteFrom('cal_event')
       .where('post_parent', '=', series.id)
