@@ -6,7 +6,7 @@ import type { IdPage } from './event-list.js'
 import type { EventListPlan } from './event-list-plan.js'
 import { readEventsByRow } from './event-rows.js'
 import { validIds } from './id-list.js'
-import { firstKey, occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
+import { occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
 import { decodeOccurrenceId, isEventId, occurrenceId } from './series-ids.js'
 import type { Occurrence, Recurrence } from './series-recurrence.js'
 import type { CalDb } from './store-context.js'
@@ -81,6 +81,7 @@ export async function matchingSeries(
 /** The occurrences of one series a list shows, by start. */
 interface Stream {
   row: SeriesRow
+  rec: Recurrence
   /** No occurrence it lists starts before this (ms). */
   floor: number
   /** How many have their start in [a, b] (ms). */
@@ -156,13 +157,21 @@ function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBou
         ? rec.between(pLo, pHi).filter(keep)
         : [...rec.between(pLo, cLo - 1), ...rec.between(cHi + 1, pHi)].filter(keep)
   const edgeStarts = edges.map((o) => o.startMs)
+  let below: number | undefined
   return {
     row,
+    rec,
     floor: pLo,
     count(a, b) {
       const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
-      const certain = lo <= hi ? rec.count(lo, hi) - countIn(overriddenStarts, lo, hi) : 0
-      return certain + countIn(edgeStarts, a, b)
+      if (lo > hi) return countIn(edgeStarts, a, b)
+      // The search asks for counts from the first possible start: one bound is fixed.
+      let n: number
+      if (lo === cLo) {
+        below ??= rec.count(MIN_MS, cLo - 1)
+        n = rec.count(MIN_MS, hi) - below
+      } else n = rec.count(lo, hi)
+      return n - countIn(overriddenStarts, lo, hi) + countIn(edgeStarts, a, b)
     },
     list(a, b) {
       const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
@@ -178,7 +187,7 @@ function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBou
 
 /** The occurrences of a series an `include` list names (dates set aside, as for events). */
 function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[]): Stream {
-  const first = firstKey(row)
+  const first = rec.startKey
   const overridden = new Set(row.override_keys.map(Number))
   const keys = new Set<number>()
   for (const id of ids) {
@@ -193,6 +202,7 @@ function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[])
   const starts = listed.map((o) => o.startMs)
   return {
     row,
+    rec,
     floor: starts[0] ?? MAX_MS,
     count: (a, b) => countIn(starts, a, b),
     list: (a, b) => listed.filter((o) => o.startMs >= a && o.startMs <= b),
@@ -232,9 +242,9 @@ export async function listSeriesRows(
   return { items, total: singles.total + shown.length }
 }
 
-/** The public id of occurrence `o` of `row`: the series' id for its first. */
-const idOf = (row: SeriesRow, o: Occurrence) =>
-  o.key === firstKey(row) ? row.id : occurrenceId(row.series_slot as number, o.key)
+/** The public id of occurrence `o` of a stream's series: the series' id for its first. */
+const idOf = ({ row, rec }: Stream, o: Occurrence) =>
+  o.key === rec.startKey ? row.id : occurrenceId(row.series_slot as number, o.key)
 
 /** A time (ms) and how many listed items start before it. */
 export interface Probe {
@@ -355,7 +365,7 @@ export async function listWithSeries(
   for (const s of streams) {
     if (s.count(lo.t, to) === 0) continue
     for (const o of s.list(lo.t, to)) {
-      occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
+      occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s, o)] })
     }
   }
   const skip = offset - lo.g

@@ -104,7 +104,7 @@ describe('ZoneClock against Temporal', () => {
         expect(clock.lastWallAtOrBefore(ms)).toBe(last)
         expect(clock.firstWallAtOrAfter(ms)).toBe(ref.firstWallAtOrAfter(ms))
       }),
-      { numRuns: propertyRuns(2000, 300) },
+      { numRuns: propertyRuns(800, 200) },
     )
   })
 })

@@ -37,6 +37,23 @@ export function parseWallTime(text: string, dateAllowed: boolean): number | unde
   return wall
 }
 
+/**
+ * The proleptic Gregorian year of a wall second, by arithmetic (days → era of 400 years →
+ * year of era, from March 1st as the era's first day): counts call it per query, and a Date
+ * object per call was a third of a count's time.
+ */
+export function yearOfWall(wall: number): number {
+  const z = Math.floor(wall / 86_400) + 719_468 // days since 0000-03-01
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  )
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  // Days 306 on (January and February) belong to the next calendar year.
+  return yoe + era * 400 + (doy >= 306 ? 1 : 0)
+}
+
 const p2 = (n: number) => String(n).padStart(2, '0')
 
 /** `YYYY-MM-DD HH:MM:SS` of a wall second. */
@@ -86,6 +103,9 @@ const QUIET_MS = 3 * DAY_MS
 
 /** A zone's UTC offsets over one calendar year (UTC) and three days either side. */
 interface OffsetSpan {
+  /** The year's first instant and the next year's (ms). */
+  yearFrom: number
+  yearTo: number
   from: number
   to: number
   /** Transition instants in (from, to], ascending. */
@@ -102,15 +122,20 @@ interface OffsetSpan {
  */
 class ZoneOffsets {
   private readonly spans = new Map<number, OffsetSpan>()
+  /** The span asked last: a list's counts mostly ask within one year. */
+  private last?: OffsetSpan
   constructor(readonly zoneId: string) {}
 
   private span(ms: number): OffsetSpan {
-    const year = new Date(ms).getUTCFullYear()
+    const last = this.last
+    if (last && ms >= last.yearFrom && ms < last.yearTo) return last
+    const year = yearOfWall(Math.floor(ms / 1000))
     let span = this.spans.get(year)
     if (!span) {
       span = this.read(year)
       this.spans.set(year, span)
     }
+    this.last = span
     return span
   }
 
@@ -131,7 +156,7 @@ class ZoneOffsets {
       offsets.push(t.offsetNanoseconds / 1e6)
       z = t
     }
-    return { from, to, at, offsets }
+    return { yearFrom: first.getTime(), yearTo: next.getTime(), from, to, at, offsets }
   }
 
   /**
