@@ -1,9 +1,10 @@
 import { expressionBuilder, sql } from 'kysely'
 import type { CalEvent, EventListFilter } from './event.js'
 import { type DateBound, dateBoundsOf } from './event-filters/dates.js'
-import type { EventListTables, SqlContext } from './event-filters/event-filter.js'
+import type { ActiveFilter, EventListTables, SqlContext } from './event-filters/event-filter.js'
+import { flagFilter } from './event-filters/flag-filter.js'
 import type { IdPage } from './event-list.js'
-import type { EventListPlan } from './event-list-plan.js'
+import type { EventListPlan, TermResolver } from './event-list-plan.js'
 import { readEventsByRow } from './event-rows.js'
 import { validIds } from './id-list.js'
 import { occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
@@ -33,6 +34,7 @@ export interface SeriesRow {
   end_utc: Date
   timezone: string
   all_day: boolean
+  sticky: boolean
   series_slot: number | null
   /** Keys of its edited occurrences: their override rows are listed as single events. */
   override_keys: number[]
@@ -71,6 +73,7 @@ export async function matchingSeries(
       'e.end_utc',
       'e.timezone',
       'e.all_day',
+      'e.sticky',
       'e.series_slot',
       sql<number[]>`array(select o.occurrence_key from cal_event o
         where o.post_parent = e.id and o.occurrence_key is not null)`.as('override_keys'),
@@ -283,16 +286,24 @@ export function narrow(
   return [a, b]
 }
 
+/** Tests set `slack` to 0 to make the search below run to single steps on small lists. */
+export const seriesListTuning = { slack: 64 }
+
+/** The filter "sticky is `value`", to split a `sticky_first` list into its two parts. */
+const stickyIs = (value: boolean) =>
+  flagFilter('sticky', () => value).activate({}, noTerms) as ActiveFilter
+
+/** Flag filters resolve without terms. */
+const noTerms: TermResolver = {
+  resolve: () => Promise.resolve([]),
+  withDescendants: (ids) => Promise.resolve(ids),
+}
+
 /**
  * One page of single events and series occurrences merged in list order (start, then id;
- * at equal starts the rows of single and edited events first), plus the total: singles'
- * count plus each series' count. The page is placed by searching time on G(t), "how many
- * items start before t" (the singles' prefix up to the page's end, plus each series' count):
- * a time `lo` with G(lo) a little at or below the offset and a time `hi` a little at or above
- * the page's end, then the items starting in [lo, hi) are listed, sorted, and the page cut
- * from them at offset − G(lo). An infinite series is counted, never enumerated, and pages
- * never repeat or skip an item. `singles` runs the plan for single events (the list model or
- * SQL).
+ * at equal starts the rows of single and edited events first; with `sticky_first` the sticky
+ * ones, a sticky series' occurrences among them, before the rest), plus the total.
+ * `singles` runs a plan for single events (the list model or SQL).
  */
 export async function listWithSeries(
   db: CalDb,
@@ -301,17 +312,57 @@ export async function listWithSeries(
   series: readonly SeriesRow[],
   singles: (plan: EventListPlan) => Promise<IdPage>,
 ): Promise<{ items: CalEvent[]; total: number }> {
-  const { offset, limit } = plan
   const bounds = dateBoundsOf(filter)?.bounds ?? []
   const included = filter.include?.filter(isEventId)
   const streams = series.map((row) => {
     const rec = seriesRecurrence(row)
     return included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
   })
+  if (!plan.stickyFirst) {
+    const { items, total } = await placePage(plan, streams, singles)
+    return readPage(db, items, total)
+  }
+  // Two lists one after the other: the sticky items, then the others, each in list order.
+  const part = (sticky: boolean, offset: number, limit: number) =>
+    placePage(
+      {
+        ...plan,
+        filters: [...plan.filters, stickyIs(sticky)],
+        stickyFirst: false,
+        offset,
+        limit,
+      },
+      streams.filter((s) => s.row.sticky === sticky),
+      singles,
+    )
+  const first = await part(true, plan.offset, plan.limit)
+  const rest = await part(
+    false,
+    Math.max(0, plan.offset - first.total),
+    plan.limit - first.items.length,
+  )
+  return readPage(db, [...first.items, ...rest.items], first.total + rest.total)
+}
+
+/**
+ * The items of one page of a list ordered by start (see {@link listWithSeries}), and its
+ * total: singles' count plus each series' count. The page is placed by searching time on
+ * G(t), "how many items start before t" (the singles' prefix up to the page's end, plus each
+ * series' count): a time `lo` with G(lo) a little at or below the offset and a time `hi` a
+ * little at or above the page's end; the items starting in [lo, hi) are listed, sorted, and
+ * the page cut from them at offset − G(lo). An infinite series is counted, never enumerated,
+ * and pages never repeat or skip an item.
+ */
+async function placePage(
+  plan: EventListPlan,
+  streams: readonly Stream[],
+  singles: (plan: EventListPlan) => Promise<IdPage>,
+): Promise<{ items: Item[]; total: number }> {
+  const { offset, limit } = plan
   const prefix = await singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
   let total = prefix.total
   for (const s of streams) total += s.count(MIN_MS, MAX_MS)
-  if (offset >= total) return { items: [], total }
+  if (offset >= total || limit === 0) return { items: [], total }
   const complete = prefix.ids.length === prefix.total
   /** How many listed items start before `t` (Infinity: more than the prefix reaches). */
   const before = (t: number) => {
@@ -331,8 +382,8 @@ export async function listWithSeries(
     const t = Math.floor((Math.min(MAX_MS, prefix.starts[n] ?? MAX_MS) + step) / step) * step
     return { t, g: before(t) }
   }
-  // Up to `slack` items more than the page are listed, for fewer probes.
-  const slack = limit + 64
+  // Up to `slack` items either side of the page are listed, for fewer probes.
+  const { slack } = seriesListTuning
   const start = { t: Math.floor(Math.max(MIN_MS, floor - step) / step) * step, g: 0 }
   const [lo, upper] = narrow(
     before,
@@ -369,7 +420,7 @@ export async function listWithSeries(
     }
   }
   const skip = offset - lo.g
-  return readPage(db, mergeItems(items, occurrences).slice(skip, skip + limit), total)
+  return { items: mergeItems(items, occurrences).slice(skip, skip + limit), total }
 }
 
 /** A listed item: a stored row (single or edited event) or an occurrence of a series. */
