@@ -1,7 +1,6 @@
 import { LibraryRule } from './library-rule.js'
 import type { RuleParts } from './rule-parts.js'
 import { WEEKDAYS } from './rule-parts.js'
-import { yearOfWall } from './wall-clock.js'
 
 // Fast counting and indexing without enumerating millions of occurrences. A rule's
 // occurrences come in units (its FREQ's periods: a year, month, week or day; days for HOURLY),
