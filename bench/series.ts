@@ -8,6 +8,9 @@
 // p50/p90 over SERIES_BENCH_RUNS runs (default 40) after a warm-up. The machine's load
 // (`uptime`) is printed with the figures.
 //   pnpm bench:series
+// SERIES_BENCH_DB=<name> keeps the seeded database under that name (seeded when it has no
+// events, never dropped), so a change can be measured before and after on the same data:
+// the list figures then follow the seed; the writes add one series to it per run.
 import { execSync } from 'node:child_process'
 import { type CalStore, createCalStore, type EventInput } from '@cal/store'
 import { prng, SAMPLE_WORDS, seedRecords } from '@cal/store/testing'
@@ -91,21 +94,33 @@ async function seed(store: CalStore) {
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits
 
-const dbName = `series_bench_${Date.now().toString(36)}`
+const keptName = process.env.SERIES_BENCH_DB
+const dbName = keptName ?? `series_bench_${Date.now().toString(36)}`
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
-await admin.unsafe(`create database "${dbName}"`)
+const exists = await admin`select 1 from pg_database where datname = ${dbName}`
+if (exists.length === 0) await admin.unsafe(`create database "${dbName}"`)
 const url = new URL(baseUrl)
 url.pathname = `/${dbName}`
 const database = await openDatabase({ url: url.toString() })
 try {
   const store = createCalStore(database, { memoBytes: false })
   await store.migrate()
-  const seeded = await seed(store)
+  const seeded = (await store.isEmpty())
+    ? await seed(store)
+    : {
+        singles: 0,
+        series: 0,
+        category:
+          (await store.categories.list({ orderby: 'id', limit: 1, hide_empty: false })).items[0]
+            ?.slug ?? '',
+      }
   const dbAdmin = postgres(url.toString(), { max: 1, onnotice: () => {} })
   await dbAdmin.unsafe('analyze')
   await dbAdmin.end()
   console.log(
-    `seeded ${EVENTS} single events in ${round(seeded.singles, 1)} s, ${WEEKLY} weekly + ${DAILY} daily infinite series in ${round(seeded.series, 1)} s`,
+    seeded.singles === 0
+      ? `kept database ${dbName}`
+      : `seeded ${EVENTS} single events in ${round(seeded.singles, 1)} s, ${WEEKLY} weekly + ${DAILY} daily infinite series in ${round(seeded.series, 1)} s`,
   )
   const handler = createHandler({
     cal: { store, tokens: [TOKEN], timezone: 'UTC', now: () => NOW },
@@ -182,6 +197,6 @@ try {
   console.log(`uptime: ${execSync('uptime').toString().trim()}`)
 } finally {
   await database.close()
-  await admin.unsafe(`drop database "${dbName}" with (force)`).catch(() => {})
+  if (!keptName) await admin.unsafe(`drop database "${dbName}" with (force)`).catch(() => {})
   await admin.end()
 }

@@ -1,12 +1,13 @@
 import { expressionBuilder, sql } from 'kysely'
 import type { CalEvent, EventListFilter } from './event.js'
 import { type DateBound, dateBoundsOf } from './event-filters/dates.js'
-import type { EventListTables, SqlContext } from './event-filters/event-filter.js'
+import type { ActiveFilter, EventListTables, SqlContext } from './event-filters/event-filter.js'
+import { flagFilter } from './event-filters/flag-filter.js'
 import type { IdPage } from './event-list.js'
-import type { EventListPlan } from './event-list-plan.js'
+import type { EventListPlan, TermResolver } from './event-list-plan.js'
 import { readEventsByRow } from './event-rows.js'
 import { validIds } from './id-list.js'
-import { firstKey, occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
+import { occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
 import { decodeOccurrenceId, isEventId, occurrenceId } from './series-ids.js'
 import type { Occurrence, Recurrence } from './series-recurrence.js'
 import type { CalDb } from './store-context.js'
@@ -22,12 +23,6 @@ const MAX_MS = Date.UTC(10000, 1, 1)
  */
 const ALL_DAY_SLACK_MS = 48 * 3600_000
 
-/**
- * Below `enumerateHead` (head of the list × series), a page is made from each series' first
- * occurrences instead of the search by time. Tests lower it to run the search on small lists.
- */
-export const seriesListTuning = { enumerateHead: 2000 }
-
 /** Filters placing occurrences by their own start, end and id, not by the series row. */
 const OCCURRENCE_FILTERS = new Set(['dates', 'include', 'post_parent'])
 
@@ -39,6 +34,7 @@ export interface SeriesRow {
   end_utc: Date
   timezone: string
   all_day: boolean
+  sticky: boolean
   series_slot: number | null
   /** Keys of its edited occurrences: their override rows are listed as single events. */
   override_keys: number[]
@@ -77,6 +73,7 @@ export async function matchingSeries(
       'e.end_utc',
       'e.timezone',
       'e.all_day',
+      'e.sticky',
       'e.series_slot',
       sql<number[]>`array(select o.occurrence_key from cal_event o
         where o.post_parent = e.id and o.occurrence_key is not null)`.as('override_keys'),
@@ -87,14 +84,13 @@ export async function matchingSeries(
 /** The occurrences of one series a list shows, by start. */
 interface Stream {
   row: SeriesRow
+  rec: Recurrence
   /** No occurrence it lists starts before this (ms). */
   floor: number
   /** How many have their start in [a, b] (ms). */
   count(a: number, b: number): number
   /** Those with their start in [a, b], by start then key. */
   list(a: number, b: number): Occurrence[]
-  /** The first `m` of them (all bounds met), by start then key. */
-  first(m: number): Occurrence[]
 }
 
 const byStart = (x: Occurrence, y: Occurrence) => x.startMs - y.startMs || x.key - y.key
@@ -164,13 +160,21 @@ function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBou
         ? rec.between(pLo, pHi).filter(keep)
         : [...rec.between(pLo, cLo - 1), ...rec.between(cHi + 1, pHi)].filter(keep)
   const edgeStarts = edges.map((o) => o.startMs)
+  let below: number | undefined
   return {
     row,
+    rec,
     floor: pLo,
     count(a, b) {
       const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
-      const certain = lo <= hi ? rec.count(lo, hi) - countIn(overriddenStarts, lo, hi) : 0
-      return certain + countIn(edgeStarts, a, b)
+      if (lo > hi) return countIn(edgeStarts, a, b)
+      // The search asks for counts from the first possible start: one bound is fixed.
+      let n: number
+      if (lo === cLo) {
+        below ??= rec.count(MIN_MS, cLo - 1)
+        n = rec.count(MIN_MS, hi) - below
+      } else n = rec.count(lo, hi)
+      return n - countIn(overriddenStarts, lo, hi) + countIn(edgeStarts, a, b)
     },
     list(a, b) {
       const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
@@ -181,19 +185,12 @@ function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBou
       const near = edges.filter((o) => o.startMs >= a && o.startMs <= b)
       return [...certain, ...near].sort(byStart)
     },
-    first(m) {
-      const certain =
-        cLo <= cHi
-          ? rec.between(cLo, cHi, m + overridden.size).filter((o) => !overridden.has(o.key))
-          : []
-      return [...certain, ...edges].sort(byStart).slice(0, m)
-    },
   }
 }
 
 /** The occurrences of a series an `include` list names (dates set aside, as for events). */
 function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[]): Stream {
-  const first = firstKey(row)
+  const first = rec.startKey
   const overridden = new Set(row.override_keys.map(Number))
   const keys = new Set<number>()
   for (const id of ids) {
@@ -208,10 +205,10 @@ function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[])
   const starts = listed.map((o) => o.startMs)
   return {
     row,
+    rec,
     floor: starts[0] ?? MAX_MS,
     count: (a, b) => countIn(starts, a, b),
     list: (a, b) => listed.filter((o) => o.startMs >= a && o.startMs <= b),
-    first: (m) => listed.slice(0, m),
   }
 }
 
@@ -248,17 +245,65 @@ export async function listSeriesRows(
   return { items, total: singles.total + shown.length }
 }
 
-/** The public id of occurrence `o` of `row`: the series' id for its first. */
-const idOf = (row: SeriesRow, o: Occurrence) =>
-  o.key === firstKey(row) ? row.id : occurrenceId(row.series_slot as number, o.key)
+/** The public id of occurrence `o` of a stream's series: the series' id for its first. */
+const idOf = ({ row, rec }: Stream, o: Occurrence) =>
+  o.key === rec.startKey ? row.id : occurrenceId(row.series_slot as number, o.key)
+
+/** A time (ms) and how many listed items start before it. */
+export interface Probe {
+  t: number
+  g: number
+}
+
+/**
+ * Narrows the bracket [a, b] of a monotone count G (`a.g ≤ target < b.g`, times multiples of
+ * `step`) until `good(a, b)` holds or its ends are one step apart. Each probe is aimed by
+ * linear interpolation at `aim`: events and series come at near-constant rates, so a guess
+ * from the two ends lands close; a guess that fails to halve the bracket is followed by a
+ * bisection, so the probes never exceed about twice bisection's. Every probe costs a count
+ * per series, so their number is what a deep page costs.
+ */
+export function narrow(
+  G: (t: number) => number,
+  target: number,
+  aim: number,
+  bracket: [Probe, Probe],
+  step: number,
+  good: (a: Probe, b: Probe) => boolean,
+): [Probe, Probe] {
+  let [a, b] = bracket
+  let bisect = false
+  while (b.t - a.t > step && !good(a, b)) {
+    const width = b.t - a.t
+    const share = Number.isFinite(b.g) && !bisect ? (aim - a.g) / (b.g - a.g) : 0.5
+    const guess = Math.floor((a.t + width * Math.min(1, Math.max(0, share))) / step) * step
+    const t = Math.min(b.t - step, Math.max(a.t + step, guess))
+    const p = { t, g: G(t) }
+    if (p.g <= target) a = p
+    else b = p
+    bisect = !bisect && b.t - a.t > width / 2
+  }
+  return [a, b]
+}
+
+/** Tests set `slack` to 0 to make the search below run to single steps on small lists. */
+export const seriesListTuning = { slack: 64 }
+
+/** The filter "sticky is `value`", to split a `sticky_first` list into its two parts. */
+const stickyIs = (value: boolean) =>
+  flagFilter('sticky', () => value).activate({}, noTerms) as ActiveFilter
+
+/** Flag filters resolve without terms. */
+const noTerms: TermResolver = {
+  resolve: () => Promise.resolve([]),
+  withDescendants: (ids) => Promise.resolve(ids),
+}
 
 /**
  * One page of single events and series occurrences merged in list order (start, then id;
- * at equal starts the rows of single and edited events first), plus the total: singles'
- * count plus each series' count. The page's first start is found by binary search on time
- * over "how many start before t" (the singles' prefix up to the page's end, plus each
- * series' count), so an infinite series is counted, never enumerated, and pages never repeat
- * or skip an item. `singles` runs the plan for single events (the list model or SQL).
+ * at equal starts the rows of single and edited events first; with `sticky_first` the sticky
+ * ones, a sticky series' occurrences among them, before the rest), plus the total.
+ * `singles` runs a plan for single events (the list model or SQL).
  */
 export async function listWithSeries(
   db: CalDb,
@@ -267,31 +312,58 @@ export async function listWithSeries(
   series: readonly SeriesRow[],
   singles: (plan: EventListPlan) => Promise<IdPage>,
 ): Promise<{ items: CalEvent[]; total: number }> {
-  const { offset, limit } = plan
   const bounds = dateBoundsOf(filter)?.bounds ?? []
   const included = filter.include?.filter(isEventId)
   const streams = series.map((row) => {
     const rec = seriesRecurrence(row)
     return included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
   })
+  if (!plan.stickyFirst) {
+    const { items, total } = await placePage(plan, streams, singles)
+    return readPage(db, items, total)
+  }
+  // Two lists one after the other: the sticky items, then the others, each in list order.
+  const part = (sticky: boolean, offset: number, limit: number) =>
+    placePage(
+      {
+        ...plan,
+        filters: [...plan.filters, stickyIs(sticky)],
+        stickyFirst: false,
+        offset,
+        limit,
+      },
+      streams.filter((s) => s.row.sticky === sticky),
+      singles,
+    )
+  const first = await part(true, plan.offset, plan.limit)
+  const rest = await part(
+    false,
+    Math.max(0, plan.offset - first.total),
+    plan.limit - first.items.length,
+  )
+  return readPage(db, [...first.items, ...rest.items], first.total + rest.total)
+}
+
+/**
+ * The items of one page of a list ordered by start (see {@link listWithSeries}), and its
+ * total: singles' count plus each series' count. The page is placed by searching time on
+ * G(t), "how many items start before t" (the singles' prefix up to the page's end, plus each
+ * series' count): a time `lo` with G(lo) a little at or below the offset and a time `hi` a
+ * little at or above the page's end; the items starting in [lo, hi) are listed, sorted, and
+ * the page cut from them at offset − G(lo). An infinite series is counted, never enumerated,
+ * and pages never repeat or skip an item.
+ */
+async function placePage(
+  plan: EventListPlan,
+  streams: readonly Stream[],
+  singles: (plan: EventListPlan) => Promise<IdPage>,
+): Promise<{ items: Item[]; total: number }> {
+  const { offset, limit } = plan
   const prefix = await singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
   let total = prefix.total
   for (const s of streams) total += s.count(MIN_MS, MAX_MS)
-  if (offset >= total) return { items: [], total }
+  if (offset >= total || limit === 0) return { items: [], total }
   const complete = prefix.ids.length === prefix.total
-  // Near the top of the list, each series' first occurrences are fewer core calls than the
-  // search below (a count per series and probe): the page is among the first offset + limit.
-  const head = offset + limit
-  if (head * streams.length <= seriesListTuning.enumerateHead) {
-    const occurrences: Item[] = []
-    for (const s of streams) {
-      for (const o of s.first(head)) {
-        occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
-      }
-    }
-    const items = prefix.ids.map((row, i) => ({ start: prefix.starts[i] as number, row }))
-    return readPage(db, mergeItems(items, occurrences).slice(offset, head), total)
-  }
   /** How many listed items start before `t` (Infinity: more than the prefix reaches). */
   const before = (t: number) => {
     const i = lowerBound(prefix.starts, t)
@@ -300,43 +372,55 @@ export async function listWithSeries(
     for (const s of streams) n += s.count(MIN_MS, t - 1)
     return n
   }
-  // Nothing starts before the earliest floor; every probe costs a count per series, so the
-  // search runs over whole seconds when every start is one (occurrences always are).
+  // Nothing starts before the earliest floor; the search runs over whole seconds when every
+  // start is one (occurrences always are).
   let floor = prefix.starts[0] ?? MAX_MS
   for (const s of streams) floor = Math.min(floor, s.floor)
   const step = prefix.starts.every((t) => t % 1000 === 0) ? 1000 : 1
-  /** The latest t with at most `n` items before it: the start of item `n`. */
-  const startOfItem = (n: number) => {
-    // Past the (n+1)-th single at the latest: n + 1 items start before it.
-    const single = prefix.starts[n]
-    const top = single === undefined ? MAX_MS + step : Math.min(MAX_MS, single) + step
-    // In steps: G(lo · step) ≤ n < G(hi · step).
-    let lo = Math.floor(Math.max(MIN_MS, floor - step) / step)
-    let hi = Math.ceil(top / step)
-    while (hi - lo > 1) {
-      const mid = Math.floor((lo + hi) / 2)
-      if (before(mid * step) <= n) lo = mid
-      else hi = mid
-    }
-    return lo * step
+  /** A time past item n: past the (n+1)-th single at the latest, or past every item. */
+  const past = (n: number) => {
+    const t = Math.floor((Math.min(MAX_MS, prefix.starts[n] ?? MAX_MS) + step) / step) * step
+    return { t, g: before(t) }
   }
-  const from = startOfItem(offset)
-  const to = offset + limit <= total ? startOfItem(offset + limit - 1) : MAX_MS
-  const skip = offset - before(from)
+  // Up to `slack` items either side of the page are listed, for fewer probes.
+  const { slack } = seriesListTuning
+  const start = { t: Math.floor(Math.max(MIN_MS, floor - step) / step) * step, g: 0 }
+  const [lo, upper] = narrow(
+    before,
+    offset,
+    offset - slack / 2,
+    [start, past(offset)],
+    step,
+    (a) => offset - a.g <= slack,
+  )
+  const last = offset + limit - 1
+  const hi =
+    last >= total - 1
+      ? MAX_MS + step
+      : narrow(
+          before,
+          last,
+          last + slack / 2,
+          [lo, upper.g > last ? upper : past(last)],
+          step,
+          (_, b) => b.g - last <= slack,
+        )[1].t
+  const to = hi - 1
   const items: Item[] = []
-  for (let i = lowerBound(prefix.starts, from); i < prefix.ids.length; i++) {
+  for (let i = lowerBound(prefix.starts, lo.t); i < prefix.ids.length; i++) {
     const start = prefix.starts[i] as number
     if (start > to) break
     items.push({ start, row: prefix.ids[i] as number })
   }
   const occurrences: Item[] = []
   for (const s of streams) {
-    if (s.count(from, to) === 0) continue
-    for (const o of s.list(from, to)) {
-      occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s.row, o)] })
+    if (s.count(lo.t, to) === 0) continue
+    for (const o of s.list(lo.t, to)) {
+      occurrences.push({ start: o.startMs, occurrence: [s, o, idOf(s, o)] })
     }
   }
-  return readPage(db, mergeItems(items, occurrences).slice(skip, skip + limit), total)
+  const skip = offset - lo.g
+  return { items: mergeItems(items, occurrences).slice(skip, skip + limit), total }
 }
 
 /** A listed item: a stored row (single or edited event) or an occurrence of a series. */

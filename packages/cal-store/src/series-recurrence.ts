@@ -48,11 +48,13 @@ function compile(input: unknown, timing: SeriesTiming): Recurrence {
 
 /** The stored recurrence (JSON text) of a series, compiled against its timing. */
 export function compileStored(text: string, shape: SeriesShape): Recurrence {
-  const timing = seriesTiming(shape)
-  const key = `${JSON.stringify(timing)}\u0000${text}`
+  // The timing is a function of these four: keyed by them, a list looks up its series without
+  // formatting each start in its zone.
+  const { start, end, timezone, all_day } = shape
+  const key = `${start.getTime()}|${end.getTime()}|${timezone}|${all_day}\u0000${text}`
   let recurrence = compiled.get(key)
   if (!recurrence) {
-    recurrence = compile(JSON.parse(text), timing)
+    recurrence = compile(JSON.parse(text), seriesTiming(shape))
     compiled.set(key, recurrence)
   }
   return recurrence

@@ -85,6 +85,7 @@ function checkTiming(timing: SeriesTiming) {
 class SeriesRecurrence implements Recurrence {
   readonly input: RecurrenceInput
   readonly infinite: boolean
+  readonly startKey: number
   private readonly startSecond: number
 
   constructor(
@@ -99,6 +100,7 @@ class SeriesRecurrence implements Recurrence {
       (r) => r.parts.count === undefined && r.parts.until === undefined,
     )
     this.startSecond = startWall % 60
+    this.startKey = wallKey(startWall)
   }
 
   between(fromMs: number, toMs: number, limit = DEFAULT_LIMIT): Occurrence[] {

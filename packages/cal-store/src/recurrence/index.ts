@@ -43,6 +43,8 @@ export interface Recurrence {
   /** Normalised (rules upper-cased, canonical part order, UNTIL in UTC), for storage and echo. */
   readonly input: RecurrenceInput
   readonly infinite: boolean
+  /** The key of the first occurrence (the series' start, DTSTART). */
+  readonly startKey: number
   /** Occurrences with startMs in [fromMs, toMs], ascending, at most `limit` (default 10,000). */
   between(fromMs: number, toMs: number, limit?: number): Occurrence[]
   /** How many occurrences have startMs in [fromMs, toMs]. Fast: never enumerates millions. */

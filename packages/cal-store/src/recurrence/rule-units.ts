@@ -23,7 +23,8 @@ export const dayNumber = (y: number, m: number, d: number) => Date.UTC(y, m - 1,
 /** Monday 0 … Sunday 6. */
 const weekday = (day: number) => mod(day + 3, 7)
 const monthLength = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate()
-export const yearOfWall = (wall: number) => new Date(wall * 1000).getUTCFullYear()
+
+export { yearOfWall } from './wall-clock.js'
 export const yearStartWall = (y: number) => Date.UTC(y, 0, 1) / 1000
 
 /** Units of 400 Gregorian years, per FREQ (HOURLY counts days: its INTERVAL divides 24). */

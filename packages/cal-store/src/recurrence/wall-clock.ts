@@ -37,6 +37,23 @@ export function parseWallTime(text: string, dateAllowed: boolean): number | unde
   return wall
 }
 
+/**
+ * The proleptic Gregorian year of a wall second, by arithmetic (days → era of 400 years →
+ * year of era, from March 1st as the era's first day): counts call it per query, and a Date
+ * object per call was a third of a count's time.
+ */
+export function yearOfWall(wall: number): number {
+  const z = Math.floor(wall / 86_400) + 719_468 // days since 0000-03-01
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  )
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  // Days 306 on (January and February) belong to the next calendar year.
+  return yoe + era * 400 + (doy >= 306 ? 1 : 0)
+}
+
 const p2 = (n: number) => String(n).padStart(2, '0')
 
 /** `YYYY-MM-DD HH:MM:SS` of a wall second. */
@@ -80,25 +97,120 @@ export function plainToWall(t: Temporal.PlainDateTime | Temporal.ZonedDateTime):
   return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second) / 1000
 }
 
+const DAY_MS = 86_400_000
+/** Around a transition, the conversions ask Temporal itself (its rules for gaps and overlaps). */
+const QUIET_MS = 3 * DAY_MS
+
+/** A zone's UTC offsets over one calendar year (UTC) and three days either side. */
+interface OffsetSpan {
+  /** The year's first instant and the next year's (ms). */
+  yearFrom: number
+  yearTo: number
+  from: number
+  to: number
+  /** Transition instants in (from, to], ascending. */
+  at: number[]
+  /** offsets[i] (ms) holds before at[i]; the last one after the last transition. */
+  offsets: number[]
+}
+
+/**
+ * The UTC offsets of one zone, read from Temporal once per calendar year as its transition
+ * instants (a handful a year), so converting a wall time far from a transition is arithmetic:
+ * Temporal takes 20-100 µs a conversion, and a list counts thousands of occurrences.
+ * Shared by every series in the zone; tzdata does not change while the process runs.
+ */
+class ZoneOffsets {
+  private readonly spans = new Map<number, OffsetSpan>()
+  /** The span asked last: a list's counts mostly ask within one year. */
+  private last?: OffsetSpan
+  constructor(readonly zoneId: string) {}
+
+  private span(ms: number): OffsetSpan {
+    const last = this.last
+    if (last && ms >= last.yearFrom && ms < last.yearTo) return last
+    const year = yearOfWall(Math.floor(ms / 1000))
+    let span = this.spans.get(year)
+    if (!span) {
+      span = this.read(year)
+      this.spans.set(year, span)
+    }
+    this.last = span
+    return span
+  }
+
+  private read(year: number): OffsetSpan {
+    const first = new Date(0)
+    first.setUTCFullYear(year, 0, 1)
+    const next = new Date(0)
+    next.setUTCFullYear(year + 1, 0, 1)
+    const from = first.getTime() - QUIET_MS
+    const to = next.getTime() + QUIET_MS
+    let z = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(this.zoneId)
+    const at: number[] = []
+    const offsets = [z.offsetNanoseconds / 1e6]
+    for (;;) {
+      const t = z.getTimeZoneTransition('next')
+      if (!t || t.epochMilliseconds > to) break
+      at.push(t.epochMilliseconds)
+      offsets.push(t.offsetNanoseconds / 1e6)
+      z = t
+    }
+    return { yearFrom: first.getTime(), yearTo: next.getTime(), from, to, at, offsets }
+  }
+
+  /**
+   * The zone's offset (ms) at `ms` when no transition lies within `QUIET_MS` of it, else
+   * `undefined` (the caller asks Temporal).
+   */
+  quietOffset(ms: number): number | undefined {
+    const { at, offsets } = this.span(ms)
+    let i = 0
+    while (i < at.length && (at[i] as number) <= ms) i++
+    if (i > 0 && ms - (at[i - 1] as number) < QUIET_MS) return undefined
+    if (i < at.length && (at[i] as number) - ms <= QUIET_MS) return undefined
+    return offsets[i]
+  }
+}
+
+const zoneOffsets = new Map<string, ZoneOffsets>()
+
 /**
  * Maps wall times of one zone to instants and back, as RFC 5545 says for occurrences: a wall
  * time in a DST gap moves forward by the gap, one in an overlap is the first instant (Temporal's
  * 'compatible'). The map is monotonic (a later wall time is never an earlier instant), which
- * is what lets windows of instants become windows of wall times.
+ * is what lets windows of instants become windows of wall times. Away from the zone's
+ * transitions the offset is constant and the map is arithmetic; near one, Temporal decides.
  */
 export class ZoneClock {
   readonly zoneId: string
+  private readonly offsets: ZoneOffsets
   constructor(zone: string) {
     this.zoneId = temporalZoneId(zone)
+    let offsets = zoneOffsets.get(this.zoneId)
+    if (!offsets) {
+      offsets = new ZoneOffsets(this.zoneId)
+      zoneOffsets.set(this.zoneId, offsets)
+    }
+    this.offsets = offsets
   }
 
   instantMs(wall: number): number {
+    // |offset| < 1 day: wall - offset lies within the quiet span around wall read as UTC.
+    const offset = this.offsets.quietOffset(wall * 1000)
+    if (offset !== undefined) return wall * 1000 - offset
+    return this.temporalInstantMs(wall)
+  }
+
+  private temporalInstantMs(wall: number): number {
     return wallToPlain(wall).toZonedDateTime(this.zoneId, { disambiguation: 'compatible' })
       .epochMilliseconds
   }
 
   /** The last wall second whose instant is at or before `ms`. */
   lastWallAtOrBefore(ms: number): number {
+    const offset = this.offsets.quietOffset(ms)
+    if (offset !== undefined) return Math.floor((ms + offset) / 1000)
     // Walls and instants differ by under 2 days; the map is monotonic: bisect that band.
     const guess = Math.floor(ms / 1000)
     let lo = guess - 2 * 86400 // instant(lo) ≤ ms
@@ -113,6 +225,9 @@ export class ZoneClock {
 
   /** The first wall second whose instant is at or after `ms`. */
   firstWallAtOrAfter(ms: number): number {
+    const offset = this.offsets.quietOffset(ms)
+    // + 0: no -0 (a wall second is a key).
+    if (offset !== undefined) return Math.ceil((ms + offset) / 1000) + 0
     const guess = Math.floor(ms / 1000)
     let lo = guess - 2 * 86400 // instant(lo) < ms
     let hi = guess + 2 * 86400 // instant(hi) ≥ ms
@@ -126,9 +241,10 @@ export class ZoneClock {
 
   /** The wall second the zone's clocks show at `ms` (whole seconds). */
   wallAt(ms: number): number {
-    const z = Temporal.Instant.fromEpochMilliseconds(
-      Math.floor(ms / 1000) * 1000,
-    ).toZonedDateTimeISO(this.zoneId)
+    const second = Math.floor(ms / 1000) * 1000
+    const offset = this.offsets.quietOffset(second)
+    if (offset !== undefined) return (second + offset) / 1000
+    const z = Temporal.Instant.fromEpochMilliseconds(second).toZonedDateTimeISO(this.zoneId)
     return plainToWall(z)
   }
 }
