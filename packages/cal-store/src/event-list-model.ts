@@ -107,8 +107,10 @@ export function createEventListModel(db: CalDb, options: ListModelOptions = {}):
     for (const row of log) {
       if (row.record_id === null) continue
       const id = Number(row.record_id)
+      // A series' id also names its first occurrence, so it may stand for the series row
+      // and for the row of that occurrence's edit: both are refreshed.
       if (id < FIRST_OCCURRENCE_ID) changed.add(id)
-      else if (row.row_id !== null) changed.add(row.row_id)
+      if (row.row_id !== null) changed.add(row.row_id)
       else {
         // A deleted edited occurrence (by its public id), or one without a row (an
         // occurrence an exception date removed): only the first is in the model.

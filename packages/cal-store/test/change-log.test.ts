@@ -106,6 +106,35 @@ describe.each(testDatabases())('one change log on $name', ({ open }) => {
     expect(lists.model.ids).toEqual([again.id])
   })
 
+  it('the model follows an edit of the first occurrence, named by the series id', async () => {
+    const series = await store.events.create({
+      title: 'Daily',
+      start: T('2026-04-06T09:00:00Z'),
+      end: T('2026-04-06T10:00:00Z'),
+      timezone: 'UTC',
+      recurrence: { rules: ['FREQ=DAILY;COUNT=3'] },
+    })
+    const filter = { post_parent: series.id, window: YEAR, limit: 10 }
+    await bothWays(filter)
+    // The first occurrence's public id is the series' id: its edit is a row of its own.
+    await store.events.update(
+      series.id,
+      {
+        title: 'First, moved last',
+        start: T('2026-04-09T09:00:00Z'),
+        end: T('2026-04-09T10:00:00Z'),
+      },
+      { scope: 'this' },
+    )
+    const edited = await bothWays(filter)
+    expect(edited.model).toEqual(edited.sql)
+    expect(edited.model.ids).toHaveLength(3)
+    expect(edited.model.ids[2]).toBe(series.id)
+    await sql`delete from cal_event where occurrence_id = ${series.id}`.execute(db)
+    const restored = await bothWays(filter)
+    expect(restored.model).toEqual(restored.sql)
+  })
+
   it('the model drops an edited occurrence deleted by any writer (named by its public id)', async () => {
     const series = await store.events.create({
       title: 'Weekly',
