@@ -179,13 +179,27 @@ class WorkerEngine implements PgliteEngine {
   }
 }
 
-/** Rows as objects again, keyed by column name (a repeated name: the last column, as PGlite). */
+/**
+ * Rows as objects again, keyed by column name as PGlite keys them: a repeated name holds the
+ * last column, and a column named `__proto__` is an own property (an assignment would set the
+ * object's prototype instead).
+ */
 function rowObjects(names: string[], rows: unknown[][]): unknown[] {
+  const special = names.includes('__proto__')
   const objects = new Array(rows.length)
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!
     const object: Record<string, unknown> = {}
-    for (let c = 0; c < names.length; c++) object[names[c]!] = row[c]
+    for (let c = 0; c < names.length; c++) {
+      if (special && names[c] === '__proto__')
+        Object.defineProperty(object, '__proto__', {
+          value: row[c],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
+      else object[names[c]!] = row[c]
+    }
     objects[r] = object
   }
   return objects
