@@ -10,6 +10,8 @@ export interface PgliteStart {
   dataDir?: string
   /** A dump of a data directory (`dumpDataDir('none')`) to start from instead of `initdb`. */
   loadDataDir?: Blob
+  /** PGlite's `pglite.wasm`, compiled (see {@link compilePgliteWasm}). */
+  wasmModule?: WebAssembly.Module
 }
 
 /**
@@ -17,8 +19,9 @@ export interface PgliteStart {
  * numbers (the values PostgreSQL's driver is set to give too), `pg_trgm` bundled so migrations
  * written for PostgreSQL with contrib run unchanged.
  */
-export function createPglite({ dataDir, loadDataDir }: PgliteStart): PGlite {
+export function createPglite({ dataDir, loadDataDir, wasmModule }: PgliteStart): PGlite {
   return new PGlite({
+    ...(wasmModule ? { pgliteWasmModule: wasmModule } : {}),
     ...(dataDir ? { dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
     // New WAL segments sparse instead of zero-filled (PostgreSQL's own setting): starting, or
@@ -29,4 +32,14 @@ export function createPglite({ dataDir, loadDataDir }: PgliteStart): PGlite {
     extensions: { pg_trgm },
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
   })
+}
+
+/**
+ * PGlite's engine compiled: the file PGlite itself would compile on every start in a new
+ * thread (it caches the module per thread only).
+ */
+export async function compilePgliteWasm(): Promise<WebAssembly.Module> {
+  const { readFile } = await import('node:fs/promises')
+  const wasm = new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))
+  return WebAssembly.compile(await readFile(wasm))
 }

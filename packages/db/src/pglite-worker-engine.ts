@@ -13,6 +13,9 @@ import {
 import type { FromWorker, ToWorker, WorkerStart } from './pglite-worker-protocol.js'
 import { fromThreadError } from './thread-errors.js'
 
+/** PGlite's WebAssembly as the first worker compiled it: later workers start without compiling. */
+let wasmModule: WebAssembly.Module | undefined
+
 /** How long a failed engine's thread gets to close its files before it is stopped anyway. */
 const DROP_WAIT_MS = 1_000
 
@@ -28,7 +31,7 @@ export async function startWorkerEngine(
   events: EngineEvents,
 ): Promise<PgliteEngine> {
   const loadDataDir = start.loadDataDir ? await start.loadDataDir.arrayBuffer() : undefined
-  const workerData: WorkerStart = { dataDir: start.dataDir, loadDataDir }
+  const workerData: WorkerStart = { dataDir: start.dataDir, loadDataDir, wasmModule }
   const { script, eval: isCode } = workerScript()
   const worker = new Worker(script, {
     eval: isCode,
@@ -138,6 +141,7 @@ class WorkerEngine implements PgliteEngine {
         this.#settle(message.id)?.reject(fromThreadError(message.error))
         return
       case 'ready':
+        wasmModule ??= message.wasmModule
         this.#started = true
         this.worker.unref()
         this.#readyWait.resolve()

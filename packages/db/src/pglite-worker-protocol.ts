@@ -5,6 +5,8 @@ export interface WorkerStart {
   dataDir?: string
   /** A data-directory dump to start from (transferred, not copied). */
   loadDataDir?: ArrayBuffer
+  /** PGlite's WebAssembly compiled by an earlier worker of this process (see `ready`). */
+  wasmModule?: WebAssembly.Module
 }
 
 /** From the serving thread to the worker. */
@@ -18,7 +20,11 @@ export type ToWorker =
  * before the answer of the statement that committed it.
  */
 export type FromWorker =
-  | { type: 'ready' }
+  /**
+   * Started. `wasmModule`: the engine's WebAssembly as this worker compiled it, for the next
+   * workers (PGlite keeps it per thread, and every worker is a new thread).
+   */
+  | { type: 'ready'; wasmModule?: WebAssembly.Module }
   | { type: 'failed'; error: ThreadError }
   | { type: 'notify'; channel: string }
   /** Rows as arrays beside their column names: cheaper to clone than one object per row. */

@@ -1,7 +1,7 @@
 // The worker thread an embedded database runs in (`pglite-worker-engine.ts` starts it): the
 // PGlite engine, and nothing else, so its work never holds up the thread that serves requests.
 import { parentPort, workerData } from 'node:worker_threads'
-import { createPglite } from './create-pglite.js'
+import { compilePgliteWasm, createPglite } from './create-pglite.js'
 import type { FromWorker, ToWorker, WorkerStart } from './pglite-worker-protocol.js'
 import { toThreadError } from './thread-errors.js'
 
@@ -10,7 +10,10 @@ if (!port) throw new Error('pglite-worker runs as a worker thread')
 const post = (message: FromWorker) => port.postMessage(message)
 const start = workerData as WorkerStart
 
+// The first worker of a process compiles the engine and hands it back; later ones reuse it.
+const wasmModule = start.wasmModule ?? (await compilePgliteWasm().catch(() => undefined))
 const pglite = createPglite({
+  wasmModule,
   dataDir: start.dataDir,
   loadDataDir: start.loadDataDir ? new Blob([start.loadDataDir]) : undefined,
 })
@@ -51,17 +54,21 @@ port.on('message', async (message: ToWorker) => {
     try {
       await pglite.close()
     } finally {
+      // The serving thread stops this one on the answer (Deno's port has no close()).
       post({ type: 'closed' })
-      port.close()
     }
   }
 })
 
 try {
   await pglite.waitReady
-  post({ type: 'ready' })
+  try {
+    post({ type: 'ready', wasmModule: start.wasmModule ? undefined : wasmModule })
+  } catch {
+    // A runtime that cannot post a compiled module: the next worker compiles its own.
+    post({ type: 'ready' })
+  }
 } catch (error) {
   await closeFiles()
   post({ type: 'failed', error: toThreadError(error) })
-  port.close()
 }
