@@ -90,7 +90,7 @@ class WorkerEngine implements PgliteEngine {
   drop(): void {
     if (this.#ended) return
     this.#end(new EngineLostError('the embedded database failed'), true)
-    this.#stopAfter({ type: 'drop' }, DROP_WAIT_MS)
+    void this.#stopAfter({ type: 'drop' }, DROP_WAIT_MS)
   }
 
   async close(): Promise<void> {
