@@ -3,8 +3,9 @@ import type { PgliteOptions } from './pglite-database.js'
 
 /**
  * Opens an embedded PGlite database, persisted in `dataDir` or in memory (see
- * `pglite-database.ts`). The PGlite driver and its WebAssembly load on the first call only, so
- * a PostgreSQL user of `@kcore/db` never loads them.
+ * `pglite-database.ts`). Its driver loads on the first call only, and PGlite with its
+ * WebAssembly only in the engine's worker thread, so a PostgreSQL user of `@kcore/db` never
+ * loads them, and no thread that serves requests does.
  *
  * @throws {DataDirLockedError} when another live process has the directory open.
  */

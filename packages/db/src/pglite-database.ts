@@ -1,15 +1,12 @@
-import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, sql } from 'kysely'
 import { DataDirLockedError, lockDataDir, type ReleaseDataDir } from './data-dir-lock.js'
 import type { Database, LockResult, NoTables } from './database.js'
 import type { DatabaseLogger } from './database-config.js'
 import { DatabaseOpenError } from './database-errors.js'
 import { PgliteDialect } from './pglite-driver.js'
+import type { EngineEvents } from './pglite-engine.js'
 import { PgliteSupervisor } from './pglite-supervisor.js'
-
-const DATE_OID = 1082
-const INT8_OID = 20
+import { startWorkerEngine } from './pglite-worker-engine.js'
 
 /** Options of `openPgliteDatabase`. */
 export interface PgliteOptions {
@@ -23,10 +20,11 @@ export interface PgliteOptions {
 }
 
 /**
- * Opens an embedded PGlite database, persisted in `dataDir` or in memory. PGlite has a single
+ * Opens an embedded PGlite database, persisted in `dataDir` or in memory, its engine in a worker
+ * thread (`pglite-worker-engine.ts`) under a {@link PgliteSupervisor}. PGlite has a single
  * connection, so locks are in-process: every handler sharing this object shares its locks.
- * `pg_trgm` is bundled so migrations written for PostgreSQL (with contrib) run unchanged.
- * A `dataDir` is locked for this process first (`lockDataDir`) and released on `close()`.
+ * A `dataDir` is locked by this thread first (`lockDataDir`), before the worker touches it,
+ * and released on `close()`, once the worker has ended.
  *
  * @throws {DataDirLockedError} when another live process has the directory open.
  */
@@ -35,37 +33,29 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
   const dispatch = (channel: string) => {
     for (const onNotify of listeners.get(channel) ?? []) onNotify()
   }
-  const create = (loadDataDir?: Blob) => {
-    const pglite = new PGlite({
-      ...(dataDir ? { dataDir } : {}),
-      ...(loadDataDir ? { loadDataDir } : {}),
-      // New WAL segments sparse instead of zero-filled (PostgreSQL's own setting): starting,
-      // or restarting after a failure, must switch to a new segment, which would otherwise need
-      // 16 MB free, so a nearly full disk would refuse reads too. WAL records carry checksums;
-      // zeros only reserved the space, and a write that finds none PANICs either way.
-      startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
-      extensions: { pg_trgm },
-      parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
-    })
-    // PGlite queues these in the commit's own parse, so they run before its caller resumes.
-    pglite.onNotification(dispatch)
-    return pglite
+  // The dump starts the first engine only; a restart recovers the data directory.
+  let loadDataDir = options.loadDataDir
+  const start = (events: EngineEvents) => {
+    const load = loadDataDir
+    loadDataDir = undefined
+    return startWorkerEngine({ dataDir, loadDataDir: load }, events)
   }
   // One process per directory: two PGlite instances on one folder corrupt it for good.
   const releaseDir = await naming(dataDir, () => (dataDir ? lockDataDir(dataDir) : noRelease()))
   let supervisor: PgliteSupervisor
   try {
     supervisor = await naming(dataDir, () =>
-      PgliteSupervisor.start(create(options.loadDataDir), {
-        create: () => create(),
+      PgliteSupervisor.start({
+        start,
+        notify: dispatch,
         dataDir,
         log: options.log,
         // A new engine knows no LISTEN of the old one, and a commit may have been cut short
         // after it became durable but before its notification arrived: listen again, and tell
         // every listener its cached value may be stale.
-        async onRestart(pglite) {
+        async onRestart(engine) {
           for (const channel of listeners.keys())
-            await pglite.query(sql`listen ${sql.id(channel)}`.compile(db).sql)
+            await engine.query(sql`listen ${sql.id(channel)}`.compile(db).sql, [])
           for (const channel of listeners.keys()) dispatch(channel)
         },
       }),

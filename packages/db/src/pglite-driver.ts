@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite'
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -12,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
+import type { PgliteEngine } from './pglite-engine.js'
 import type { PgliteSupervisor } from './pglite-supervisor.js'
 
 /**
@@ -81,7 +81,7 @@ class PgliteDriver implements Driver {
 }
 
 class PgliteConnection implements DatabaseConnection {
-  #pglite: PGlite | undefined
+  #engine: PgliteEngine | undefined
 
   constructor(
     private readonly supervisor: PgliteSupervisor,
@@ -90,12 +90,12 @@ class PgliteConnection implements DatabaseConnection {
 
   /** True when the engine this connection ran on has failed since. */
   get orphaned(): boolean {
-    return this.#pglite !== undefined && !this.supervisor.isRunning(this.#pglite)
+    return this.#engine !== undefined && !this.supervisor.isRunning(this.#engine)
   }
 
   async run<R>(text: string, parameters: readonly unknown[] = []): Promise<QueryResult<R>> {
-    this.#pglite ??= await this.supervisor.instance()
-    const result = await this.supervisor.query<R>(this.#pglite, text, [...parameters])
+    this.#engine ??= await this.supervisor.instance()
+    const result = await this.supervisor.query<R>(this.#engine, text, parameters)
     return result.affectedRows
       ? { numAffectedRows: BigInt(result.affectedRows), rows: result.rows }
       : { rows: result.rows }

@@ -1,4 +1,3 @@
-import type { PGlite, Results } from '@electric-sql/pglite'
 import type { DatabaseLogger } from './database-config.js'
 import {
   DatabaseUnavailableError,
@@ -6,59 +5,61 @@ import {
   isOutOfSpace,
   StorageFullError,
 } from './database-errors.js'
+import {
+  type EngineEvents,
+  EngineLostError,
+  type EngineResult,
+  type PgliteEngine,
+  type StartEngine,
+} from './pglite-engine.js'
 
 /** How often a query may try to start an engine that failed to start, at most. */
 const RESTART_RETRY_MS = 1_000
 
 /** What {@link PgliteSupervisor} needs to know. */
 export interface SupervisorOptions {
-  /** Creates an engine on the data directory (waits until it is ready). */
-  create(): PGlite
+  /** Starts an engine on the data directory (resolves once it answers). */
+  start: StartEngine
+  /** Receives every notification of every engine (see {@link EngineEvents.notify}). */
+  notify(channel: string): void
   /** The data directory; without one a restart would start empty, so a failed engine stays down. */
   dataDir?: string
   log?: DatabaseLogger
   /** Runs on every engine started after the first, before any query reaches it. */
-  onRestart?(pglite: PGlite): Promise<void>
+  onRestart?(engine: PgliteEngine): Promise<void>
 }
 
 /**
- * The postmaster of the embedded database. PGlite runs PostgreSQL's single backend inside this
- * process; when that backend PANICs (say, a WAL segment cannot be written on a full disk), the
- * WebAssembly runtime aborts and the instance is broken for good: PGlite swallows the abort, and
- * every later query fails oddly (`CommitTransaction while in COMMIT state`, `cannot drop active
- * portal`) or never returns. PostgreSQL's postmaster would start a new backend, which recovers
- * from the WAL; this does the same: it drops the failed instance and opens the data directory
- * again, once at once and then at most every {@link RESTART_RETRY_MS} while queries ask
- * (recovery itself needs a little free space). Queries meanwhile fail with
- * {@link DatabaseUnavailableError}; an out-of-space failure is a {@link StorageFullError}
- * (ERROR-level ones leave the engine running: reads go on). Every such failure is logged with
- * the engine's full text.
+ * The postmaster of the embedded database. PGlite runs PostgreSQL's single backend in a worker
+ * thread of this process; when that backend PANICs (say, a WAL segment cannot be written on a
+ * full disk), the WebAssembly runtime aborts and the instance is broken for good: PGlite
+ * swallows the abort, and every later query fails oddly (`CommitTransaction while in COMMIT
+ * state`, `cannot drop active portal`) or never returns. The same holds when the thread itself
+ * dies. PostgreSQL's postmaster would start a new backend, which recovers from the WAL; this
+ * does the same: it drops the failed engine (its files closed, its thread stopped, what was in
+ * flight on it failed) and opens the data directory again, once at once and then at most every
+ * {@link RESTART_RETRY_MS} while queries ask (recovery itself needs a little free space).
+ * Queries meanwhile fail with {@link DatabaseUnavailableError}; an out-of-space failure is a
+ * {@link StorageFullError} (ERROR-level ones leave the engine running: reads go on). Every such
+ * failure is logged once, with the engine's full text.
  */
 export class PgliteSupervisor {
-  #current: PGlite | undefined
-  #starting: Promise<PGlite> | undefined
+  #current: PgliteEngine | undefined
+  #starting: Promise<PgliteEngine> | undefined
   #down: { error: unknown; at: number } | undefined
   #closed = false
 
-  private constructor(
-    private readonly options: SupervisorOptions,
-    first: PGlite,
-  ) {
-    this.#current = first
-  }
+  private constructor(private readonly options: SupervisorOptions) {}
 
   /** Waits for the first engine; its failure is the caller's (nothing to restart yet). */
-  static async start(first: PGlite, options: SupervisorOptions): Promise<PgliteSupervisor> {
-    try {
-      return new PgliteSupervisor(options, await ready(first))
-    } catch (error) {
-      closeFiles(first)
-      throw error
-    }
+  static async start(options: SupervisorOptions): Promise<PgliteSupervisor> {
+    const supervisor = new PgliteSupervisor(options)
+    supervisor.#current = await supervisor.#startEngine()
+    return supervisor
   }
 
   /** The running engine, starting a new one if the last failed (see the class). */
-  async instance(): Promise<PGlite> {
+  async instance(): Promise<PgliteEngine> {
     if (this.#closed) throw new Error('the database is closed')
     if (this.#current) return this.#current
     if (this.#starting) return this.#starting
@@ -68,21 +69,25 @@ export class PgliteSupervisor {
     return this.#restart()
   }
 
-  /** False once `pglite` has failed: what ran on it (an open transaction) is gone. */
-  isRunning(pglite: PGlite): boolean {
-    return pglite === this.#current
+  /** False once `engine` has failed: what ran on it (an open transaction) is gone. */
+  isRunning(engine: PgliteEngine): boolean {
+    return engine === this.#current
   }
 
   /**
-   * One statement on `pglite` (an engine {@link instance} returned). Fails with the engine's
-   * error, a {@link StorageFullError} or a {@link DatabaseUnavailableError}.
+   * One statement on `engine` (one {@link instance} returned). Fails with the engine's error,
+   * a {@link StorageFullError} or a {@link DatabaseUnavailableError}.
    */
-  async query<T>(pglite: PGlite, text: string, parameters: unknown[]): Promise<Results<T>> {
-    if (!this.isRunning(pglite)) throw new DatabaseUnavailableError({ cause: this.#down?.error })
+  async query<T>(
+    engine: PgliteEngine,
+    text: string,
+    parameters: readonly unknown[],
+  ): Promise<EngineResult<T>> {
+    if (!this.isRunning(engine)) throw new DatabaseUnavailableError({ cause: this.#down?.error })
     try {
-      return await pglite.query<T>(text, parameters)
+      return await engine.query<T>(text, parameters)
     } catch (error) {
-      throw this.#failed(pglite, error)
+      throw this.#failed(engine, error)
     }
   }
 
@@ -90,14 +95,32 @@ export class PgliteSupervisor {
   async close(): Promise<void> {
     this.#closed = true
     await this.#starting?.catch(() => {})
-    const pglite = this.#current
+    const engine = this.#current
     this.#current = undefined
-    await pglite?.close()
+    await engine?.close()
   }
 
-  #failed(pglite: PGlite, error: unknown): unknown {
+  /** Starts an engine whose loss outside any query (its thread died) counts as its failure. */
+  async #startEngine(): Promise<PgliteEngine> {
+    let engine: PgliteEngine | undefined
+    const events: EngineEvents = {
+      notify: (channel) => this.options.notify(channel),
+      lost: (error) => {
+        if (engine) this.#failed(engine, error)
+      },
+    }
+    engine = await this.options.start(events)
+    return engine
+  }
+
+  #failed(engine: PgliteEngine, error: unknown): unknown {
     const full = isOutOfSpace(error)
     const fatal = isFatal(error)
+    // An engine dropped already: what was in flight on it failed with it, reported then.
+    if (engine !== this.#current)
+      return full
+        ? new StorageFullError({ cause: error })
+        : new DatabaseUnavailableError({ cause: error })
     if (full || fatal) {
       this.options.log?.error(full ? 'database disk full' : 'embedded database failed', {
         dataDir: this.options.dataDir,
@@ -106,7 +129,7 @@ export class PgliteSupervisor {
       })
     }
     if (fatal) {
-      this.#discard(pglite, error)
+      this.#discard(engine, error)
       if (this.options.dataDir) this.#restart().catch(() => {})
     }
     if (full) return new StorageFullError({ cause: error })
@@ -115,33 +138,33 @@ export class PgliteSupervisor {
   }
 
   /** Forgets a failed engine without entering it again (it may never return). */
-  #discard(pglite: PGlite, error: unknown): void {
-    if (pglite !== this.#current) return
+  #discard(engine: PgliteEngine, error: unknown): void {
+    if (engine !== this.#current) return
     this.#current = undefined
     this.#down = { error, at: 0 }
-    closeFiles(pglite)
+    engine.drop()
   }
 
-  #restart(): Promise<PGlite> {
+  #restart(): Promise<PgliteEngine> {
     this.#starting ??= (async () => {
       const started = Date.now()
-      const pglite = this.options.create()
+      let engine: PgliteEngine | undefined
       try {
-        await ready(pglite)
-        await this.options.onRestart?.(pglite)
+        engine = await this.#startEngine()
+        await this.options.onRestart?.(engine)
         if (this.#closed) {
-          await pglite.close()
+          await engine.close()
           throw new Error('the database is closed')
         }
-        this.#current = pglite
+        this.#current = engine
         this.#down = undefined
         this.options.log?.warn('embedded database restarted', {
           dataDir: this.options.dataDir,
           ms: Date.now() - started,
         })
-        return pglite
+        return engine
       } catch (error) {
-        closeFiles(pglite)
+        engine?.drop()
         this.#down = { error, at: Date.now() }
         this.options.log?.error('embedded database cannot start yet', {
           dataDir: this.options.dataDir,
@@ -157,35 +180,20 @@ export class PgliteSupervisor {
   }
 }
 
-async function ready(pglite: PGlite): Promise<PGlite> {
-  await pglite.waitReady
-  return pglite
-}
-
 /**
  * True when the error means the engine is gone: PostgreSQL's PANIC (the WebAssembly runtime
- * aborts right after sending it) or FATAL (the backend exits), or the runtime failing itself.
+ * aborts right after sending it) or FATAL (the backend exits), the runtime failing itself, or
+ * the engine's thread ending ({@link EngineLostError}).
  */
 function isFatal(error: unknown): boolean {
   const { severity, name } = (error ?? {}) as { severity?: unknown; name?: unknown }
   return (
     severity === 'PANIC' ||
     severity === 'FATAL' ||
-    error instanceof WebAssembly.RuntimeError ||
+    error instanceof EngineLostError ||
+    name === 'RuntimeError' ||
     name === 'ExitStatus'
   )
-}
-
-/**
- * Closes the host files an engine holds open, without running SQL on it. A dropped engine
- * would otherwise keep its files open, and on a full disk the space of files recovery removes.
- */
-function closeFiles(pglite: PGlite): void {
-  try {
-    pglite.fs?.closeFs().catch(() => {})
-  } catch {
-    // An engine that never started has no files.
-  }
 }
 
 /** Free bytes on the data directory's file system, for the log (undefined when unknown). */

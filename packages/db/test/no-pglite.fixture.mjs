@@ -1,5 +1,6 @@
-// Run by lazy-pglite.test.ts in a child process: a resolve hook refuses PGlite, then the
-// package is used as a PostgreSQL user would. Prints what happened, one word per step.
+// Run by lazy-pglite.test.ts in a child process: a resolve hook refuses PGlite to this thread,
+// then the package is used as a PostgreSQL user would, then as a PGlite user, whose engine
+// loads in its worker thread only. Prints what happened, one word per step.
 import { register } from 'node:module'
 
 register(
@@ -15,8 +16,16 @@ const database = db.openPostgresDatabase('postgres://127.0.0.1:9/none')
 await database.close()
 console.log('postgres-without-pglite')
 try {
-  await db.openPgliteDatabase()
-  console.log('pglite-opened')
+  await import('@electric-sql/pglite')
+  console.log('pglite-imported')
 } catch (error) {
+  // The hook is in force: a step above that loaded PGlite would have failed the same way.
   console.log(String(error?.message).includes('PGLITE_LOADED') ? 'pglite-refused' : String(error))
+}
+try {
+  const embedded = await db.openPgliteDatabase()
+  console.log((await embedded.ping()) ? 'pglite-in-worker-only' : 'pglite-not-answering')
+  await embedded.close()
+} catch (error) {
+  console.log(String(error?.message))
 }

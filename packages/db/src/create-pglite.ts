@@ -1,0 +1,45 @@
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+
+const DATE_OID = 1082
+const INT8_OID = 20
+
+/** Where a PGlite engine starts from. */
+export interface PgliteStart {
+  /** Persisted here; in memory without one. */
+  dataDir?: string
+  /** A dump of a data directory (`dumpDataDir('none')`) to start from instead of `initdb`. */
+  loadDataDir?: Blob
+  /** PGlite's `pglite.wasm`, compiled (see {@link compilePgliteWasm}). */
+  wasmModule?: WebAssembly.Module
+}
+
+/**
+ * A PGlite engine as every kcore database runs it: `date` as `'YYYY-MM-DD'` and `int8` as
+ * numbers (the values PostgreSQL's driver is set to give too), `pg_trgm` bundled so migrations
+ * written for PostgreSQL with contrib run unchanged.
+ */
+export function createPglite({ dataDir, loadDataDir, wasmModule }: PgliteStart): PGlite {
+  return new PGlite({
+    ...(wasmModule ? { pgliteWasmModule: wasmModule } : {}),
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    // New WAL segments sparse instead of zero-filled (PostgreSQL's own setting): starting, or
+    // restarting after a failure, must switch to a new segment, which would otherwise need
+    // 16 MB free, so a nearly full disk would refuse reads too. WAL records carry checksums;
+    // zeros only reserved the space, and a write that finds none PANICs either way.
+    startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
+    extensions: { pg_trgm },
+    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
+  })
+}
+
+/**
+ * PGlite's engine compiled: the file PGlite itself would compile on every start in a new
+ * thread (it caches the module per thread only).
+ */
+export async function compilePgliteWasm(): Promise<WebAssembly.Module> {
+  const { readFile } = await import('node:fs/promises')
+  const wasm = new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))
+  return WebAssembly.compile(await readFile(wasm))
+}
