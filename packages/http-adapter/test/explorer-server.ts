@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { openPgliteDatabase } from '@kcore/db'
-import { parseSnapshotFileName } from '@kcore/engine'
-import { createKcoreStore, ingestFile } from '@kcore/store'
+import { createProvider, parseSnapshotFileName } from '@kcore/engine'
+import { createKcoreStore, ingestFile, syncFromProvider } from '@kcore/store'
 import { createHandler } from '../src/index.js'
 import { emptyProvider } from './kcore-helpers.js'
 
@@ -18,12 +18,26 @@ export interface SeededServer {
   close(): Promise<void>
 }
 
-export async function startSeededServer(options: { seed?: boolean } = {}): Promise<SeededServer> {
+/**
+ * `providerUrl`: instead of the samples, every IPv4 snapshot of that provider (a `file://`
+ * mirror such as the real history), stored as a backfill stores them.
+ */
+export async function startSeededServer(
+  options: { seed?: boolean; providerUrl?: string } = {},
+): Promise<SeededServer> {
   const database = await openPgliteDatabase()
   const store = createKcoreStore(database)
   await store.migrate()
+  if (options.providerUrl) {
+    const provider = createProvider({ baseUrl: options.providerUrl })
+    const { ipv4 } = await syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
+    if (ipv4?.failures.length)
+      throw new Error(
+        `backfill failed: ${ipv4.failures.map((f) => `${f.date}: ${f.error}`).join('; ')}`,
+      )
+  }
   const files =
-    options.seed === false
+    options.seed === false || options.providerUrl
       ? []
       : (await readdir(SAMPLE_DIR)).filter((name) => parseSnapshotFileName(name)).sort()
   for (const name of files) await ingestFile(store, join(SAMPLE_DIR, name))
