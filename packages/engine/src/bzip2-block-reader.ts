@@ -352,6 +352,7 @@ export class Bzip2BlockReader {
    */
   writeBlock(writer: ChunkWriter): number {
     const tt = this.#tt
+    const table = CRC_TABLE // a local: an imported binding may be read through a getter
     const out = writer.buffer
     const capacity = out.length
     let o = writer.length
@@ -366,7 +367,7 @@ export class Bzip2BlockReader {
       if (repeats === 4) {
         for (let j = byte; j > 0; j--) {
           out[o++] = last
-          crc = (crc << 8) ^ CRC_TABLE[(crc >>> 24) ^ last]!
+          crc = (crc << 8) ^ table[(crc >>> 24) ^ last]!
           if (o === capacity) {
             writer.length = o
             writer.flush()
@@ -382,7 +383,7 @@ export class Bzip2BlockReader {
         last = byte
       }
       out[o++] = byte
-      crc = (crc << 8) ^ CRC_TABLE[(crc >>> 24) ^ byte]!
+      crc = (crc << 8) ^ table[(crc >>> 24) ^ byte]!
       if (o === capacity) {
         writer.length = o
         writer.flush()

@@ -1,0 +1,100 @@
+import type { SnapshotMetadata } from './as-graph.js'
+import { AsRelLineReader } from './as-rel-line-reader.js'
+import { AsRelParseError } from './as-rel-parse-error.js'
+import { ChunkWriter } from './bzip2-block-reader.js'
+import { type Bzip2Range, decodeBzip2Range } from './bzip2-range.js'
+
+const LF = 10
+const MAX_LINE_BYTES = 1 << 20
+
+/**
+ * One part of a bzip2 snapshot decoded and parsed on its own (in its own worker): the blocks
+ * that start in its share of the compressed bytes, their text read line by line. Its text
+ * starts and ends anywhere in a line, so the partial lines at both ends are kept as bytes for
+ * {@link stitchAsRelParts}, which reads them with the neighbouring parts' ends.
+ */
+export interface AsRelPart {
+  range: Bzip2Range
+  /** The text before the part's first newline (a line begun in an earlier part). */
+  head: Uint8Array
+  /** False when the part's text has no newline at all (`head` is all of it). */
+  headEnded: boolean
+  /** ASN pairs of the part's whole lines (`a0, b0, a1, b1, …`). */
+  pairs: Uint32Array
+  lineCount: number
+  /** The text after the part's last newline (a line ended in a later part). */
+  tail: Uint8Array
+  metadata: Partial<SnapshotMetadata>
+  serial2: boolean
+}
+
+/** Where part `part` of `parts` starts in `length` compressed bytes (its end: the next one's). */
+export function partStart(length: number, part: number, parts: number): number {
+  return part >= parts ? Number.POSITIVE_INFINITY : Math.floor((length * part) / parts)
+}
+
+/**
+ * Decodes and parses part `part` of `parts` of a bzip2 snapshot. `count(bytes)` is told the
+ * size of every chunk of text before it is parsed and throws to refuse it (the decompressed
+ * size cap, counted over all parts).
+ *
+ * @throws {Bzip2Error} or {@link AsRelParseError}; the caller then reads the snapshot in one
+ * part, which reports the error the same way whatever the split.
+ */
+export function parseAsRelPart(
+  bytes: Uint8Array,
+  part: number,
+  parts: number,
+  count: (bytes: number) => void,
+): AsRelPart {
+  const reader = new AsRelLineReader()
+  const headChunks: Uint8Array[] = []
+  let headLength = 0
+  let headEnded = part === 0
+  const push = (chunk: Uint8Array) => {
+    count(chunk.length)
+    if (headEnded) return reader.push(chunk)
+    const newline = chunk.indexOf(LF)
+    const end = newline < 0 ? chunk.length : newline
+    headChunks.push(chunk.slice(0, end))
+    headLength += end
+    if (headLength > MAX_LINE_BYTES) {
+      throw new AsRelParseError(`a line longer than ${MAX_LINE_BYTES} bytes`, 0)
+    }
+    if (newline >= 0) {
+      headEnded = true
+      reader.push(chunk.subarray(newline + 1))
+    }
+  }
+  const writer = new ChunkWriter(push)
+  const range = decodeBzip2Range(
+    bytes,
+    partStart(bytes.length, part, parts),
+    partStart(bytes.length, part + 1, parts),
+    writer,
+  )
+  writer.flush()
+  writer.rethrow()
+  const metadata: Partial<SnapshotMetadata> = {}
+  for (const key of reader.metadataFound) metadata[key] = reader.metadata[key]
+  return {
+    range,
+    head: concat(headChunks, headLength),
+    headEnded,
+    pairs: reader.edges.view(),
+    lineCount: reader.lineCount,
+    tail: reader.takeCarry(),
+    metadata,
+    serial2: reader.serial2,
+  }
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}
