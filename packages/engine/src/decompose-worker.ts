@@ -4,7 +4,7 @@ import { type AsRelPart, parseAsRelPart } from './as-rel-part.js'
 import { coreDecomposition } from './core-decomposition.js'
 import type { Decomposed, DecomposeJob, DecomposeReply, PartJob } from './decompose-pool.js'
 import { decomposeSnapshot } from './decompose-snapshot.js'
-import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './parse-as-rel.js'
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressedCapError } from './parse-as-rel.js'
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 
 // Decode, parse and decompose here, off the thread that answers requests: a whole snapshot,
@@ -63,14 +63,12 @@ async function splitGraph(job: Extract<DecomposeJob, { kind: 'split' }>) {
   )
   let own: AsRelPart | undefined
   try {
-    own = parseAsRelPart(
-      job.bytes,
-      0,
-      job.helpers.length + 1,
-      counter(job.counted, job.maxDecompressedBytes),
-    )
+    own = parseAsRelPart(job.bytes, 0, job.helpers.length + 1, counter(job))
   } catch {}
   const parts = await Promise.all(theirs)
+  // a bomb: refused now, not read a second time
+  if (capExceeded(job))
+    throw decompressedCapError(job.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES, 1)
   if (!own || !parts.every((part) => part !== undefined)) return undefined
   try {
     return stitchAsRelParts([own, ...parts])
@@ -79,26 +77,32 @@ async function splitGraph(job: Extract<DecomposeJob, { kind: 'split' }>) {
   }
 }
 
-/** Counts text bytes over all parts of one snapshot, refusing past the cap. */
-function counter(shared: SharedArrayBuffer, cap: number | undefined): (bytes: number) => void {
-  const total = new BigInt64Array(shared)
-  const limit = BigInt(cap ?? DEFAULT_MAX_DECOMPRESSED_BYTES)
-  return (bytes) => {
-    if (Atomics.add(total, 0, BigInt(bytes)) + BigInt(bytes) > limit) {
-      throw new AsRelParseError('decompressed size cap exceeded', 0)
+/**
+ * Counts text bytes over all parts of one snapshot (before they are parsed), refusing past the
+ * cap: what a bomb of concatenated streams meets, in every part at once. A refusal stands
+ * without a second reading (a part whose start is a false magic counts nothing: its first
+ * block is checked before any byte is written). Its line is not known across parts: 1.
+ */
+function counter(job: { counted: SharedArrayBuffer; maxDecompressedBytes?: number }) {
+  const total = new BigInt64Array(job.counted)
+  const cap = job.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES
+  return (bytes: number) => {
+    if (Atomics.add(total, 0, BigInt(bytes)) + BigInt(bytes) > BigInt(cap)) {
+      throw decompressedCapError(cap, 1)
     }
   }
+}
+
+/** Whether the parts' shared count went past the cap. */
+function capExceeded(job: { counted: SharedArrayBuffer; maxDecompressedBytes?: number }) {
+  const cap = job.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES
+  return new BigInt64Array(job.counted)[0]! > BigInt(cap)
 }
 
 function readPart(job: PartJob): void {
   let part: AsRelPart | undefined
   try {
-    part = parseAsRelPart(
-      job.bytes,
-      job.part,
-      job.parts,
-      counter(job.counted, job.maxDecompressedBytes),
-    )
+    part = parseAsRelPart(job.bytes, job.part, job.parts, counter(job))
   } catch {
     // the lead reads the snapshot again in one part, which reports the error
   }
