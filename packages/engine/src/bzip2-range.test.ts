@@ -201,6 +201,26 @@ describe('bzip2 ranges', () => {
     }
   })
 
+  it("checks the CRC of a range's first block before taking it as the start", () => {
+    const bytes = bzip2(textOf(350_000, digits, 11))
+    const starts = blockStarts(bytes)
+    expect(starts.length).toBeGreaterThanOrEqual(3)
+    for (const [i, start] of starts.entries()) {
+      if (i === 0) continue
+      const end = starts[i + 1] ?? bytes.length * 8 - 80 // the stream end: magic and CRC
+      // one bit flipped in the block's coded data: often it still decodes, to other bytes,
+      // with the stored CRCs (block and stream) intact; only the block CRC can tell
+      for (const offset of [500, 1000, 2000, 4000]) {
+        if (start / 8 + offset > end / 8 - 16) continue
+        const corrupt = bytes.slice()
+        corrupt[Math.floor(start / 8) + offset]! ^= 0x10
+        for (let cut = Math.floor(start / 8) - 2; cut <= Math.floor(start / 8); cut++) {
+          expect(() => decodeSplit(corrupt, [cut]), `+${offset}, cut at ${cut}`).toThrow(Bzip2Error)
+        }
+      }
+    }
+  })
+
   // A few bits carry nothing (e.g. the code lengths of a Huffman table no selector picks):
   // flipped, bzip2 itself accepts the file. What matters: never wrong data, and a failure
   // exactly where bzip2 -t fails.
