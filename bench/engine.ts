@@ -203,4 +203,9 @@ console.log(
 console.log(
   `bytes → shell indices: decomposeInWorker on ${os.availableParallelism()} workers (a bzip2 file split across them), one thread for bzcat`,
 )
-console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+console.log(
+  `load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+)
