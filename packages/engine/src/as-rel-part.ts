@@ -1,7 +1,7 @@
 import type { SnapshotMetadata } from './as-graph.js'
 import { AsRelLineReader } from './as-rel-line-reader.js'
 import { AsRelParseError } from './as-rel-parse-error.js'
-import { ChunkWriter } from './bzip2-block-reader.js'
+import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { type Bzip2Range, decodeBzip2Range } from './bzip2-range.js'
 
 const LF = 10
@@ -33,26 +33,44 @@ export function partStart(length: number, part: number, parts: number): number {
   return part >= parts ? Number.POSITIVE_INFINITY : Math.floor((length * part) / parts)
 }
 
+/** The decompressed size cap as the parts of one snapshot share it. */
+export interface TextBudget {
+  /** Bytes of text still allowed. */
+  room(): number
+  /** Told the size of every block's text before it is parsed; throws past the cap. */
+  count(bytes: number): void
+  /** Refuses a block longer than `room()` (throws). */
+  refuse(): never
+}
+
+/** No cap (tests). */
+export const UNLIMITED: TextBudget = {
+  room: () => Number.MAX_SAFE_INTEGER,
+  count: () => {},
+  refuse: () => {
+    throw new Error('unreachable: no cap')
+  },
+}
+
 /**
- * Decodes and parses part `part` of `parts` of a bzip2 snapshot. `count(bytes)` is told the
- * size of every chunk of text before it is parsed and throws to refuse it (the decompressed
- * size cap, counted over all parts).
+ * Decodes and parses part `part` of `parts` of a bzip2 snapshot, within `budget` (the
+ * decompressed size cap, counted over all parts).
  *
  * @throws {Bzip2Error} or {@link AsRelParseError}; the caller then reads the snapshot in one
  * part, which reports the error the same way whatever the split.
  */
-export function parseAsRelPart(
+export async function parseAsRelPart(
   bytes: Uint8Array,
   part: number,
   parts: number,
-  count: (bytes: number) => void,
-): AsRelPart {
+  budget: TextBudget,
+): Promise<AsRelPart> {
   const reader = new AsRelLineReader()
   const headChunks: Uint8Array[] = []
   let headLength = 0
   let headEnded = part === 0
   const push = (chunk: Uint8Array) => {
-    count(chunk.length)
+    budget.count(chunk.length)
     if (headEnded) return reader.push(chunk)
     const newline = chunk.indexOf(LF)
     const end = newline < 0 ? chunk.length : newline
@@ -66,15 +84,13 @@ export function parseAsRelPart(
       reader.push(chunk.subarray(newline + 1))
     }
   }
-  const writer = new ChunkWriter(push)
   const range = decodeBzip2Range(
     bytes,
     partStart(bytes.length, part, parts),
     partStart(bytes.length, part + 1, parts),
-    writer,
+    await loadBzip2BlockDecoder(),
+    { push, room: budget.room, refuse: budget.refuse },
   )
-  writer.flush()
-  writer.rethrow()
   const metadata: Partial<SnapshotMetadata> = {}
   for (const key of reader.metadataFound) metadata[key] = reader.metadata[key]
   return {

@@ -1,23 +1,17 @@
-import { ChunkWriter } from './bzip2-block-reader.js'
-import { checkBzip2Streams, decodeBzip2Range } from './bzip2-range.js'
+import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
+import { type Bzip2Sink, checkBzip2Ranges, decodeBzip2Range } from './bzip2-range.js'
 
 /**
- * Decompresses bzip2 bytes (multi-stream too) on the calling thread, handing the output to
- * `push` in chunks of 128 KiB so the whole decompressed text is never held at once. The chunk
- * passed to `push` is reused afterwards: copy what must be kept.
+ * Decompresses bzip2 bytes (multi-stream too) on the calling thread, handing the text to
+ * `sink` block by block (each block's CRC checked first), so the whole text is never held.
+ * No block's text is decoded past `sink.room()`: a bomb is refused by `sink.refuse()`.
  *
- * Every block CRC is checked as the block ends, every stream CRC at the end: input truncated
- * anywhere (even exactly at a block boundary) or corrupt is an error. A block's bytes reach
- * `push` before its CRC is known; when `push` throws, the rest of the block is still decoded
- * (its output dropped) and the CRC decides: a corrupt block is reported as such, not as
- * whatever its garbage made `push` throw.
+ * Every block CRC and every stream CRC is checked: input truncated anywhere (even exactly at a
+ * block boundary) or corrupt is an error.
  *
- * @throws {Bzip2Error} on corrupt or truncated data, or whatever `push` throws.
+ * @throws {Bzip2Error} on corrupt or truncated data, or whatever `sink` throws.
  */
-export function bunzip(compressed: Uint8Array, push: (chunk: Uint8Array) => void): void {
-  const writer = new ChunkWriter(push)
-  const { items } = decodeBzip2Range(compressed, 0, Number.POSITIVE_INFINITY, writer)
-  checkBzip2Streams(items)
-  writer.flush()
-  writer.rethrow()
+export async function bunzip(compressed: Uint8Array, sink: Bzip2Sink): Promise<void> {
+  const decoder = await loadBzip2BlockDecoder()
+  checkBzip2Ranges([decodeBzip2Range(compressed, 0, Number.POSITIVE_INFINITY, decoder, sink)])
 }

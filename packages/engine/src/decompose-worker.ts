@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import { AsRelParseError } from './as-rel-parse-error.js'
-import { type AsRelPart, parseAsRelPart } from './as-rel-part.js'
+import { type AsRelPart, parseAsRelPart, type TextBudget } from './as-rel-part.js'
+import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { coreDecomposition } from './core-decomposition.js'
 import type { Decomposed, DecomposeJob, DecomposeReply, PartJob } from './decompose-pool.js'
 import { decomposeSnapshot } from './decompose-snapshot.js'
@@ -12,9 +13,12 @@ import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 // or one helper's part. The typed arrays go back transferred, not copied.
 const port = parentPort
 if (!port) throw new Error('decompose-worker.ts runs as a worker thread only')
+// libbzip2's WebAssembly compiles once per thread: start now, while the first job is on its way
+// (a failure is reported by the job that needs it)
+loadBzip2BlockDecoder().catch(() => {})
 port.on('message', async (job: DecomposeJob | PartJob) => {
   if (job.kind === 'part') {
-    readPart(job)
+    await readPart(job)
     port.postMessage({ kind: 'part-done' })
     return
   }
@@ -63,7 +67,7 @@ async function splitGraph(job: Extract<DecomposeJob, { kind: 'split' }>) {
   )
   let own: AsRelPart | undefined
   try {
-    own = parseAsRelPart(job.bytes, 0, job.helpers.length + 1, counter(job))
+    own = await parseAsRelPart(job.bytes, 0, job.helpers.length + 1, budget(job))
   } catch {}
   const parts = await Promise.all(theirs)
   // a bomb: refused now, not read a second time
@@ -79,17 +83,24 @@ async function splitGraph(job: Extract<DecomposeJob, { kind: 'split' }>) {
 
 /**
  * Counts text bytes over all parts of one snapshot (before they are parsed), refusing past the
- * cap: what a bomb of concatenated streams meets, in every part at once. A refusal stands
- * without a second reading (a part whose start is a false magic counts nothing: its first
- * block is checked before any byte is written). Its line is not known across parts: 1.
+ * cap: what a bomb of concatenated streams meets, in every part at once; no part decodes a
+ * block longer than what is left. A refusal stands without a second reading (only sound
+ * blocks count: a false magic decodes nothing). Its line is not known across parts: 1.
  */
-function counter(job: { counted: SharedArrayBuffer; maxDecompressedBytes?: number }) {
+function budget(job: { counted: SharedArrayBuffer; maxDecompressedBytes?: number }): TextBudget {
   const total = new BigInt64Array(job.counted)
   const cap = job.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES
-  return (bytes: number) => {
-    if (Atomics.add(total, 0, BigInt(bytes)) + BigInt(bytes) > BigInt(cap)) {
-      throw decompressedCapError(cap, 1)
-    }
+  const refuse = (): never => {
+    // marks the cell past the cap, so the lead refuses without reading again
+    Atomics.add(total, 0, BigInt(cap) + 1n)
+    throw decompressedCapError(cap, 1)
+  }
+  return {
+    room: () => Math.max(0, cap - Number(Atomics.load(total, 0))),
+    count: (bytes) => {
+      if (Atomics.add(total, 0, BigInt(bytes)) + BigInt(bytes) > BigInt(cap)) refuse()
+    },
+    refuse,
   }
 }
 
@@ -99,10 +110,10 @@ function capExceeded(job: { counted: SharedArrayBuffer; maxDecompressedBytes?: n
   return new BigInt64Array(job.counted)[0]! > BigInt(cap)
 }
 
-function readPart(job: PartJob): void {
+async function readPart(job: PartJob): Promise<void> {
   let part: AsRelPart | undefined
   try {
-    part = parseAsRelPart(job.bytes, job.part, job.parts, counter(job))
+    part = await parseAsRelPart(job.bytes, job.part, job.parts, budget(job))
   } catch {
     // the lead reads the snapshot again in one part, which reports the error
   }

@@ -48,15 +48,23 @@ export async function parseAsRel(
   const reader = new AsRelLineReader()
   const cap = options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES
   let total = 0
+  const refuse = (): never => {
+    throw decompressedCapError(cap, reader.lineCount + 1)
+  }
   await readAsRelInput(
     input,
-    (chunk) => {
-      // Counted before the chunk is parsed: a bomb stops at the cap, its edges never grow past it.
-      total += chunk.length
-      if (total > cap) throw decompressedCapError(cap, reader.lineCount + 1)
-      reader.push(chunk)
+    {
+      push: (chunk) => {
+        // Counted before the chunk is parsed: a bomb stops at the cap, its edges never grow past it.
+        total += chunk.length
+        if (total > cap) refuse()
+        reader.push(chunk)
+      },
+      lineAt: () => reader.lineCount + 1,
+      // bzip2 decodes no block longer than this
+      room: () => cap - total,
+      refuse,
     },
-    () => reader.lineCount + 1,
     options.signal,
   )
   reader.end()

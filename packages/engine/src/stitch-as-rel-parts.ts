@@ -2,16 +2,15 @@ import type { AsGraph, SnapshotMetadata } from './as-graph.js'
 import { AsRelLineReader } from './as-rel-line-reader.js'
 import type { AsRelPart } from './as-rel-part.js'
 import { buildAsGraph } from './build-as-graph.js'
-import { Bzip2Error } from './bzip2-block-reader.js'
-import { checkBzip2Streams } from './bzip2-range.js'
+import { checkBzip2Ranges } from './bzip2-range.js'
 
 const NEWLINE = new Uint8Array([10])
 
 /**
  * The graph of a snapshot decoded and parsed in parts ({@link parseAsRelPart}), given in order.
  * The parts must chain (each starts at the bit where the one before stopped: no block decoded
- * twice or skipped, whatever false block magic a part may have met) and the stream CRCs must
- * hold over all their blocks; the lines cut between parts are read here, in order, so a
+ * twice or skipped, whatever false block magic a part may have met), each must have assumed
+ * the level of the stream it starts in, and the stream CRCs must hold over all their blocks; the lines cut between parts are read here, in order, so a
  * metadata line in a later part wins as it does in one pass.
  *
  * @throws {Bzip2Error} when the parts do not chain or a stream check fails;
@@ -19,14 +18,7 @@ const NEWLINE = new Uint8Array([10])
  * snapshot in one part, which reports the error as it would have without the split.
  */
 export function stitchAsRelParts(parts: readonly AsRelPart[]): AsGraph {
-  for (let i = 1; i < parts.length; i++) {
-    if (parts[i - 1]!.range.endBit !== parts[i]!.range.startBit) {
-      throw new Bzip2Error(
-        `bzip2 parts do not chain (bit ${parts[i - 1]!.range.endBit} ≠ ${parts[i]!.range.startBit})`,
-      )
-    }
-  }
-  checkBzip2Streams(parts.flatMap((part) => part.range.items))
+  checkBzip2Ranges(parts.map((part) => part.range))
   const first = parts[0]!
   const metadata: SnapshotMetadata = {
     inputClique: [],
