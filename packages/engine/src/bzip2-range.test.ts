@@ -2,13 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Bzip2Error, ChunkWriter } from './bzip2-block-reader.js'
-import {
-  type Bzip2Range,
-  checkBzip2Streams,
-  decodeBzip2Range,
-  findBlockMagic,
-} from './bzip2-range.js'
+import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
+import { BLOCK_MAGIC, Bzip2Error, findMagic } from './bzip2-framing.js'
+import { type Bzip2Range, checkBzip2Ranges, decodeBzip2Range } from './bzip2-range.js'
+
+const decoder = await loadBzip2BlockDecoder()
 
 // Each fast-check run compresses with the bzip2 command: a thirtieth of the usual runs.
 const RUNS = Math.max(10, Math.floor(Number(process.env.FUZZ_RUNS ?? 300) / 30))
@@ -35,22 +33,31 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 function decodeSplit(
   bytes: Uint8Array,
   cuts: readonly number[],
+  room = Number.MAX_SAFE_INTEGER,
 ): { text: Uint8Array; ranges: Bzip2Range[] } {
   const bounds = [0, ...cuts, Number.POSITIVE_INFINITY]
   const chunks: Uint8Array[] = []
   const ranges: Bzip2Range[] = []
+  let length = 0
+  const sink = {
+    push: (text: Uint8Array) => {
+      chunks.push(text)
+      length += text.length
+      if (length > room) throw new Error(`a block past the room: ${length} > ${room}`)
+    },
+    room: () => room - length,
+    refuse: (): never => {
+      throw new RefusedError()
+    },
+  }
   for (let i = 0; i + 1 < bounds.length; i++) {
-    const writer = new ChunkWriter((chunk) => chunks.push(chunk.slice()), 1 << 12)
-    ranges.push(decodeBzip2Range(bytes, bounds[i]!, bounds[i + 1]!, writer))
-    writer.flush()
-    writer.rethrow()
+    ranges.push(decodeBzip2Range(bytes, bounds[i]!, bounds[i + 1]!, decoder, sink))
   }
-  for (let i = 1; i < ranges.length; i++) {
-    if (ranges[i - 1]!.endBit !== ranges[i]!.startBit) throw new Bzip2Error('ranges do not chain')
-  }
-  checkBzip2Streams(ranges.flatMap((range) => range.items))
+  checkBzip2Ranges(ranges)
   return { text: concat(chunks), ranges }
 }
+
+class RefusedError extends Error {}
 
 /** Byte equality without vitest's element-by-element diff (slow on 100s of kB). */
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what = ''): void {
@@ -64,10 +71,7 @@ function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what = ''): v
 
 /** Block starts in bits, as one range over the whole file finds them. */
 function blockStarts(bytes: Uint8Array): number[] {
-  const starts: number[] = []
-  for (let at = findBlockMagic(bytes, 0); at >= 0; at = findBlockMagic(bytes, at + 1)) {
-    starts.push(at)
-  }
+  const starts = findMagic(bytes, BLOCK_MAGIC)
   const { ranges } = decodeSplit(bytes, [])
   expect(ranges).toHaveLength(1)
   return starts
@@ -127,6 +131,8 @@ describe('bzip2 ranges', () => {
       ),
       alphabet: fc.constantFrom(digits, 'a', 'ab', '\u0000\u00ff', digits + '#abcXYZ '),
       seed: fc.integer(),
+      // streams of different levels: a range inside a stream must take that stream's level
+      level: fc.constantFrom(1, 1, 2, 9),
     })
     fc.assert(
       fc.property(
@@ -135,7 +141,7 @@ describe('bzip2 ranges', () => {
         fc.array(fc.integer({ min: -2, max: 8 }), { maxLength: 3 }),
         (streams, fractions, nearBlock) => {
           const texts = streams.map(({ length, alphabet, seed }) => textOf(length, alphabet, seed))
-          const bytes = concat(texts.map((text) => bzip2(text)))
+          const bytes = concat(texts.map((text, i) => bzip2(text, streams[i]!.level)))
           const starts = blockStarts(bytes)
           // cuts anywhere, and right around real block starts (where a range begins or ends)
           const cuts = [
@@ -145,6 +151,38 @@ describe('bzip2 ranges', () => {
             .filter((cut) => cut > 0 && cut < bytes.length)
             .sort((a, b) => a - b)
           expectSameBytes(decodeSplit(bytes, cuts).text, concat(texts), `cuts ${cuts}`)
+        },
+      ),
+      { numRuns: RUNS },
+    )
+  })
+
+  // A block's text length is known only once decoded: no block is decoded past the room left
+  // (the decompressed size cap); one that would exceed it is refused, one that fits exactly is
+  // read. Runs of one byte grow 51-fold in bzip2's first run-length stage, past the first
+  // output buffer (the level's block size plus an eighth).
+  it('decodes no block past the room left: refused beyond it, read when it fits exactly', () => {
+    const texts = [
+      textOf(120_000, digits, 21),
+      new Uint8Array(3_000_000).fill(97),
+      textOf(10, 'b', 1),
+    ]
+    const bytes = concat(texts.map((text) => bzip2(text)))
+    const text = concat(texts)
+    expectSameBytes(decodeSplit(bytes, []).text, text, 'no cap')
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.constantFrom(0, 1, text.length - 1, text.length, 99_999, 100_000, 120_000),
+          fc.integer({ min: 0, max: text.length + 10 }),
+        ),
+        fc.constantFrom([], [Math.floor(bytes.length / 2)]),
+        (room, cuts) => {
+          if (room >= text.length) {
+            expectSameBytes(decodeSplit(bytes, cuts, room).text, text, `room ${room}`)
+          } else {
+            expect(() => decodeSplit(bytes, cuts, room), `room ${room}`).toThrow(RefusedError)
+          }
         },
       ),
       { numRuns: RUNS },
@@ -181,10 +219,7 @@ describe('bzip2 ranges', () => {
       }
     }
     const bytes = bzip2(text)
-    const magics: number[] = []
-    for (let at = findBlockMagic(bytes, 0); at >= 0; at = findBlockMagic(bytes, at + 1)) {
-      magics.push(at)
-    }
+    const magics = findMagic(bytes, BLOCK_MAGIC)
     // a range started at a magic's byte begins at the first real block from there
     const starts = new Set(
       magics.map((at) => decodeSplit(bytes, [Math.floor(at / 8)]).ranges[1]!.startBit),
@@ -201,7 +236,7 @@ describe('bzip2 ranges', () => {
     }
   })
 
-  it("checks the CRC of a range's first block before taking it as the start", () => {
+  it("checks a range's first block (its CRC) before taking it as the start", () => {
     const bytes = bzip2(textOf(350_000, digits, 11))
     const starts = blockStarts(bytes)
     expect(starts.length).toBeGreaterThanOrEqual(3)
