@@ -130,6 +130,30 @@ describe('DecomposePool (worker threads)', () => {
     await expectSameDecomposition(bytes, 'after an abort')
   })
 
+  // The package as published: dist/ bundled by tsup, the worker entry beside it, libbzip2's
+  // WebAssembly loaded from @foxglove/wasm-bz2 in each worker (`pnpm test:all` builds dist).
+  it('runs from the built package: dist workers load the wasm decoder and split a file', async () => {
+    const dist = new URL('../dist/index.js', import.meta.url)
+    expect(existsSync(dist), 'build first: pnpm --filter @kcore/engine build').toBe(true)
+    const built = (await import(dist.href)) as typeof import('../src/index.js')
+    const builtPool = new built.DecomposePool({ size: 2 })
+    try {
+      const bytes = new Uint8Array(await readFile(file))
+      const fromDist = await builtPool.decompose(bytes)
+      expect(builtPool.workers.started).toBe(2) // split across both
+      const here = await decomposeSnapshot(bytes)
+      expect(fromDist.graph.linkCount).toBe(here.graph.linkCount)
+      expect(Buffer.from(fromDist.decomposition.shells.buffer)).toEqual(
+        Buffer.from(here.decomposition.shells.buffer),
+      )
+      // and on the calling thread, from dist
+      const graph = await built.parseAsRel(bytes)
+      expect(Buffer.from(graph.neighbors.buffer)).toEqual(Buffer.from(here.graph.neighbors.buffer))
+    } finally {
+      await builtPool.close()
+    }
+  })
+
   it('refuses a split bzip2 bomb at the decompressed size cap, memory bounded', async () => {
     // 10 MB of valid lines per 635-byte stream, ~900 streams: ~9 GB of text in 570 kB
     const stream = execFileSync('bzip2', ['-9', '-c'], {
