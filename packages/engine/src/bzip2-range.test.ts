@@ -51,7 +51,7 @@ function decodeSplit(
     },
   }
   for (let i = 0; i + 1 < bounds.length; i++) {
-    ranges.push(decodeBzip2Range(bytes, bounds[i]!, bounds[i + 1]!, decoder, sink))
+    ranges.push(decodeBzip2Range(bytes, bounds[i]! * 8, bounds[i + 1]! * 8, decoder, sink))
   }
   checkBzip2Ranges(ranges)
   return { text: concat(chunks), ranges }

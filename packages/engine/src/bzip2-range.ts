@@ -52,14 +52,14 @@ export interface Bzip2Sink {
 const MAX_TRIES = 16
 
 /**
- * Decodes the bzip2 blocks of `data` that start in bytes `[fromByte, toByte)`, handing their
- * text to `sink` in order. The range stops at the first block that starts at or after `toByte`
+ * Decodes the bzip2 blocks of `data` that start in bits `[fromBit, toBit)`, handing their
+ * text to `sink` in order. The range stops at the first block that starts at or after `toBit`
  * (it still reads a stream end and the next stream's header on its way).
  *
  * Blocks are framed by their magics ({@link findMagics}): a block runs from its magic to the
  * next magic; a false magic inside it makes that reading fail, and the block is tried up to the
- * magic after (and so on). `fromByte` 0 reads from the first stream header. Otherwise the range
- * starts at the first block magic at or after `fromByte` whose block decodes (so a false magic
+ * magic after (and so on). `fromBit` 0 reads from the first stream header. Otherwise the range
+ * starts at the first block magic at or after `fromBit` whose block decodes (so a false magic
  * is skipped), with the level of the last stream header before it.
  *
  * Ranges that split a file decode the same blocks as one range over the whole file exactly
@@ -69,14 +69,13 @@ const MAX_TRIES = 16
  */
 export function decodeBzip2Range(
   data: Uint8Array,
-  fromByte: number,
-  toByte: number,
+  fromBit: number,
+  toBit: number,
   decoder: Bzip2BlockDecoder,
   sink: Bzip2Sink,
   magics: readonly number[] = findMagics(data),
 ): Bzip2Range {
   const totalBits = data.length * 8
-  const toBit = toByte * 8
   const items: Bzip2Item[] = []
   const decodeAt = (at: number, level: number) => {
     const block = decodeBlockAt(data, at, level, decoder, sink.room(), magics)
@@ -88,13 +87,13 @@ export function decodeBzip2Range(
   let level: number
   let startBit: number
   let startLevel = 0
-  if (fromByte === 0) {
+  if (fromBit === 0) {
     level = streamHeader(data, 0)
     items.push({ kind: 'start', level })
     startBit = 0
     pos = 32
   } else {
-    const first = firstSoundBlock(data, fromByte * 8, magics, decodeAt)
+    const first = firstSoundBlock(data, fromBit, magics, decodeAt)
     if (!first) return { startBit: totalBits, endBit: totalBits, level: 0, items }
     startBit = first.at
     level = startLevel = first.level

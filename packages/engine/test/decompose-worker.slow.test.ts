@@ -143,12 +143,16 @@ describe('DecomposePool (worker threads)', () => {
       expect(builtPool.workers.started).toBe(2) // split across both
       const here = await decomposeSnapshot(bytes)
       expect(fromDist.graph.linkCount).toBe(here.graph.linkCount)
-      expect(Buffer.from(fromDist.decomposition.shells.buffer)).toEqual(
-        Buffer.from(here.decomposition.shells.buffer),
-      )
+      expect(
+        Buffer.from(fromDist.decomposition.shells.buffer).equals(
+          Buffer.from(here.decomposition.shells.buffer),
+        ),
+      ).toBe(true)
       // and on the calling thread, from dist
       const graph = await built.parseAsRel(bytes)
-      expect(Buffer.from(graph.neighbors.buffer)).toEqual(Buffer.from(here.graph.neighbors.buffer))
+      expect(
+        Buffer.from(graph.neighbors.buffer).equals(Buffer.from(here.graph.neighbors.buffer)),
+      ).toBe(true)
     } finally {
       await builtPool.close()
     }
