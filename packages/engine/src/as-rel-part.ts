@@ -11,8 +11,8 @@ const MAX_LINE_BYTES = 1 << 20
 /**
  * One part of a bzip2 snapshot decoded and parsed on its own (in its own worker): the blocks
  * that start in its share of the block list ({@link partStart}), their text read line by line.
- * Its text starts and ends anywhere in a line, so the partial lines at both ends are kept as bytes for
- * {@link stitchAsRelParts}, which reads them with the neighbouring parts' ends.
+ * Its text starts and ends anywhere in a line, so the partial lines at both ends are kept as
+ * bytes for {@link stitchAsRelParts}, which reads them with the neighbouring parts' ends.
  */
 export interface AsRelPart {
   range: Bzip2Range

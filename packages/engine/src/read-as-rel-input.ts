@@ -18,9 +18,9 @@ export interface TextSink extends Bzip2Sink {
 }
 
 /**
- * Hands the decompressed bytes of `input` to `push`, chunk by chunk. Corrupt or truncated
- * compressed data becomes an {@link AsRelParseError} at line `sink.lineAt()`; errors of the source
- * stream itself, of `push` and aborts pass through unchanged.
+ * Hands the decompressed bytes of `input` to `sink.push`, chunk by chunk. Corrupt or truncated
+ * compressed data becomes an {@link AsRelParseError} at line `sink.lineAt()`; errors of the
+ * source stream itself, of the sink and aborts pass through unchanged.
  */
 export async function readAsRelInput(
   input: AsRelInput,
@@ -116,8 +116,8 @@ async function readStream(
       return
     }
     if (compression === 'bzip2') {
-      // bzip2 decoding is synchronous over the compressed bytes (a few MB); its output still
-      // goes to the parser chunk by chunk.
+      // bzip2 is decoded from the whole compressed bytes (a few MB), to find its blocks; the
+      // text still goes to the parser block by block.
       const chunks = head
       let length = headLength
       while (!done) {
