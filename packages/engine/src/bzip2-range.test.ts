@@ -189,6 +189,14 @@ describe('bzip2 ranges', () => {
     )
   })
 
+  it('refuses ranges that assumed another level than the stream they start in', () => {
+    const bytes = concat([bzip2(textOf(250_000, digits, 4), 1), bzip2(textOf(50, digits, 5), 2)])
+    const { ranges } = decodeSplit(bytes, [Math.floor(bytes.length / 2)])
+    expect(ranges[1]!.items[0]?.kind).toBe('block')
+    expect(ranges[1]!.level).toBe(1)
+    expect(() => checkBzip2Ranges([ranges[0]!, { ...ranges[1]!, level: 2 }])).toThrow(/level/)
+  })
+
   it('starts a range at every cut near every block boundary and still decodes the same', () => {
     const text = concat([textOf(250_000, digits, 7), textOf(150_000, 'xyz', 9)])
     const bytes = concat([bzip2(text.subarray(0, 250_000)), bzip2(text.subarray(250_000))])
