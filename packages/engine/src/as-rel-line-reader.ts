@@ -29,6 +29,8 @@ const metadataKeys: [prefix: string, key: keyof SnapshotMetadata][] = [
 export class AsRelLineReader {
   readonly edges = new EdgeList()
   readonly metadata: SnapshotMetadata = { inputClique: [], inferredClique: [], ixpAses: [] }
+  /** The metadata lines read (the others keep their empty default). */
+  readonly metadataFound = new Set<keyof SnapshotMetadata>()
   /** True once a data line with a 4th (source) column was read. */
   serial2 = false
   /** Number of lines completed so far. */
@@ -70,6 +72,13 @@ export class AsRelLineReader {
         this.lineCount + 1,
       )
     }
+  }
+
+  /** The partial line carried over (not yet ended by a newline), handed out and cleared. */
+  takeCarry(): Uint8Array {
+    const carry = this.#carry
+    this.#carry = new Uint8Array(0)
+    return carry
   }
 
   /** Reads the last line when the input does not end with a newline. */
@@ -145,6 +154,7 @@ export class AsRelLineReader {
           if (/^\d{1,10}$/.test(token) && Number(token) <= MAX_ASN) asns.push(Number(token))
         }
         this.metadata[key] = asns
+        this.metadataFound.add(key)
         return
       }
     }

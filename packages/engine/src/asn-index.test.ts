@@ -6,9 +6,16 @@ describe('asnIndex', () => {
   it('numbers the distinct ASNs in ascending order and maps every value to its number', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.integer({ min: 0, max: 50 }), fc.nat({ max: 0xffffffff })), {
-          maxLength: 3000,
-        }),
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 50 }),
+            fc.nat({ max: 0xffffffff }),
+            // both sides of the direct table's end (2^19), and the largest ASN
+            fc.integer({ min: (1 << 19) - 3, max: (1 << 19) + 3 }),
+            fc.constantFrom(0xffffffff, 0xfffffffe),
+          ),
+          { maxLength: 3000 },
+        ),
         (list) => {
           const indices = new Uint32Array(list)
           const asns = asnIndex(indices)

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads'
 import type { AsGraph } from './as-graph.js'
 import { AsRelParseError } from './as-rel-parse-error.js'
 import type { CoreDecomposition } from './core-decomposition.js'
+import { detectCompression } from './detect-compression.js'
 
 /** A snapshot decoded, parsed and decomposed. */
 export interface Decomposed {
@@ -20,16 +21,43 @@ export interface DecomposeOptions {
   maxDecompressedBytes?: number
 }
 
-/** @internal What the pool posts to a worker. */
-export interface DecomposeJob {
+/**
+ * @internal What the pool posts to a worker: a whole snapshot, or (`split`) the lead of a bzip2
+ * snapshot split across workers, which reads part 0 and stitches the helpers' parts, received
+ * on `helpers` (one port per helper, in part order).
+ */
+export type DecomposeJob =
+  | { kind: 'whole'; bytes: Uint8Array; maxDecompressedBytes?: number }
+  | {
+      kind: 'split'
+      bytes: Uint8Array
+      helpers: MessagePort[]
+      /** Text bytes decoded so far by all parts (a BigInt64Array's one cell). */
+      counted: SharedArrayBuffer
+      maxDecompressedBytes?: number
+    }
+
+/** @internal A helper's share of a split snapshot; its `AsRelPart` goes to `lead`. */
+export interface PartJob {
+  kind: 'part'
   bytes: Uint8Array
+  part: number
+  parts: number
+  lead: MessagePort
+  counted: SharedArrayBuffer
   maxDecompressedBytes?: number
 }
 
-/** @internal What a worker answers. */
+/** @internal What a worker answers (a helper: `part-done` once its part is handed over). */
 export type DecomposeReply =
   | ({ ok: true } & Decomposed)
   | { ok: false; name: string; message: string; line: number | undefined }
+
+/**
+ * A bzip2 snapshot is split across idle workers only when each gets this many compressed bytes
+ * at least (a few blocks: a level-9 block of AS-relationship text compresses to ~200 KB).
+ */
+export const MIN_PART_BYTES = 256 * 1024
 
 // From dist (tsup) the worker is the `decompose-worker.js` entry beside this bundle. From src
 // (Vitest, tsx with the "source" condition) it is TypeScript: a small CommonJS bootstrap
@@ -50,10 +78,12 @@ require(${JSON.stringify(fileURLToPath(workerUrl))})`
 }
 
 /**
- * Decodes, parses and decomposes snapshots in worker threads (one snapshot per worker, at most
- * `size` at once), so the thread that answers requests keeps ticking; an abort terminates the
- * worker, which stops even a tight decode loop at once. Idle workers do not keep the process
- * alive.
+ * Decodes, parses and decomposes snapshots in worker threads (at most `size` at once), so the
+ * thread that answers requests keeps ticking. A bzip2 snapshot is split across the workers that
+ * are idle when it comes (bzip2 blocks decode independently): each decodes and parses its share
+ * of the blocks, the first stitches them; one snapshot at a time thus uses every core, and
+ * concurrent snapshots get a worker each. An abort terminates the snapshot's workers, which
+ * stops even a tight decode loop at once. Idle workers do not keep the process alive.
  */
 export class DecomposePool {
   readonly size: number
@@ -65,52 +95,105 @@ export class DecomposePool {
     this.size = Math.max(1, options.size ?? availableParallelism())
   }
 
+  /** Workers started (idle or busy) and how many of them are busy: for tests and monitoring. */
+  get workers(): { started: number; busy: number } {
+    return { started: this.#count, busy: this.#count - this.#idle.length }
+  }
+
   /**
-   * Decomposes one snapshot's bytes (plain, bzip2 or gzip). The bytes are copied to the worker.
+   * Decomposes one snapshot's bytes (plain, bzip2 or gzip). The bytes are copied to the workers.
    *
    * @throws {AsRelParseError} as `parseAsRel` does; the signal's reason on abort.
    */
   async decompose(bytes: Uint8Array, options: DecomposeOptions = {}): Promise<Decomposed> {
-    const { signal } = options
+    const { signal, maxDecompressedBytes } = options
     signal?.throwIfAborted()
-    const worker = await this.#acquire(signal)
-    const copy = bytes.slice()
+    const lead = await this.#acquire(signal)
+    const parts =
+      detectCompression(bytes.subarray(0, 4)) === 'bzip2'
+        ? Math.min(this.size, Math.floor(bytes.length / MIN_PART_BYTES))
+        : 1
+    const helpers = this.#acquireIdle(parts - 1)
     return new Promise<Decomposed>((resolve, reject) => {
-      const settle = (keep: boolean) => {
-        worker.off('message', onMessage)
-        worker.off('error', onError)
-        worker.off('exit', onExit)
-        signal?.removeEventListener('abort', onAbort)
+      // each busy worker of this snapshot, with what removes its listeners
+      const busy = new Map<Worker, () => void>()
+      let settled = false
+      const finish = (worker: Worker, keep: boolean) => {
+        const detach = busy.get(worker)
+        if (!detach) return
+        busy.delete(worker)
+        detach()
         this.#release(worker, keep)
       }
-      const onMessage = (reply: DecomposeReply) => {
-        settle(true)
+      // Settles once the workers are gone, so "aborted" means the work has stopped.
+      const fail = (error: unknown) => {
+        if (settled) return
+        settled = true
+        signal?.removeEventListener('abort', onAbort)
+        const stopping = [...busy.keys()].map((worker) => {
+          finish(worker, false)
+          return worker.terminate()
+        })
+        Promise.allSettled(stopping).then(() => reject(error))
+      }
+      const onAbort = () => fail(signal?.reason)
+      const watch = (worker: Worker, onMessage: (message: unknown) => void) => {
+        const lost = (error: Error) => {
+          if (!settled) return fail(error)
+          finish(worker, false)
+          worker.terminate().catch(() => {})
+        }
+        const onExit = (code: number) =>
+          lost(new Error(`decompose worker exited with code ${code}`))
+        worker.on('message', onMessage).on('error', lost).on('exit', onExit)
+        busy.set(worker, () => {
+          worker.off('message', onMessage).off('error', lost).off('exit', onExit)
+        })
+        worker.ref()
+      }
+      watch(lead, (message) => {
+        const reply = message as DecomposeReply
+        settled = true
+        signal?.removeEventListener('abort', onAbort)
+        finish(lead, true)
         if (reply.ok) resolve({ graph: reply.graph, decomposition: reply.decomposition })
         else reject(replyError(reply))
-      }
-      const onError = (error: Error) => {
-        settle(false)
-        reject(error)
-      }
-      const onExit = (code: number) => {
-        settle(false)
-        reject(new Error(`decompose worker exited with code ${code}`))
-      }
-      // Settles once the worker is gone, so "aborted" means the work has stopped.
-      const onAbort = () => {
-        settle(false)
-        worker.terminate().then(
-          () => reject(signal?.reason),
-          () => reject(signal?.reason),
-        )
-      }
-      worker.on('message', onMessage)
-      worker.on('error', onError)
-      worker.on('exit', onExit)
+      })
+      for (const helper of helpers) watch(helper, () => finish(helper, true))
       signal?.addEventListener('abort', onAbort, { once: true })
-      worker.ref()
-      const job: DecomposeJob = { bytes: copy, maxDecompressedBytes: options.maxDecompressedBytes }
-      worker.postMessage(job, [copy.buffer as ArrayBuffer])
+      if (helpers.length === 0) {
+        const copy = bytes.slice()
+        const job: DecomposeJob = { kind: 'whole', bytes: copy, maxDecompressedBytes }
+        lead.postMessage(job, [copy.buffer as ArrayBuffer])
+        return
+      }
+      // one copy of the compressed bytes, shared by every part
+      const shared = new Uint8Array(new SharedArrayBuffer(bytes.length))
+      shared.set(bytes)
+      const counted = new SharedArrayBuffer(8)
+      const channels = helpers.map(() => new MessageChannel())
+      helpers.forEach((helper, i) => {
+        const lead = channels[i]!.port2
+        const job: PartJob = {
+          kind: 'part',
+          bytes: shared,
+          part: i + 1,
+          parts: helpers.length + 1,
+          lead,
+          counted,
+          maxDecompressedBytes,
+        }
+        helper.postMessage(job, [lead])
+      })
+      const ports = channels.map((channel) => channel.port1)
+      const job: DecomposeJob = {
+        kind: 'split',
+        bytes: shared,
+        helpers: ports,
+        counted,
+        maxDecompressedBytes,
+      }
+      lead.postMessage(job, ports)
     })
   }
 
@@ -124,12 +207,8 @@ export class DecomposePool {
 
   async #acquire(signal?: AbortSignal): Promise<Worker> {
     for (;;) {
-      const idle = this.#idle.pop()
-      if (idle) return idle
-      if (this.#count < this.size) {
-        this.#count++
-        return startWorker()
-      }
+      const [worker] = this.#acquireIdle(1)
+      if (worker) return worker
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => {
           this.#waiting.splice(this.#waiting.indexOf(wake), 1)
@@ -143,6 +222,20 @@ export class DecomposePool {
         signal?.addEventListener('abort', onAbort, { once: true })
       })
     }
+  }
+
+  /** Up to `n` workers that need no waiting: idle ones, or new ones while under `size`. */
+  #acquireIdle(n: number): Worker[] {
+    const workers: Worker[] = []
+    while (workers.length < n) {
+      const idle = this.#idle.pop()
+      if (idle) workers.push(idle)
+      else if (this.#count < this.size) {
+        this.#count++
+        workers.push(startWorker())
+      } else break
+    }
+    return workers
   }
 
   #release(worker: Worker, keep: boolean): void {

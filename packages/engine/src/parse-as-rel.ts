@@ -11,6 +11,15 @@ import { type AsRelInput, readAsRelInput } from './read-as-rel-input.js'
  */
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 128 * 1024 * 1024
 
+/** The refusal of a snapshot whose text is longer than `cap`, at line `line`. */
+export function decompressedCapError(cap: number, line: number): AsRelParseError {
+  return new AsRelParseError(
+    `snapshot refused: its text exceeds the decompressed size cap of ${cap} bytes ` +
+      `(maxDecompressedBytes)`,
+    line,
+  )
+}
+
 /** Options of {@link parseAsRel}. */
 export interface ParseAsRelOptions {
   signal?: AbortSignal
@@ -39,20 +48,23 @@ export async function parseAsRel(
   const reader = new AsRelLineReader()
   const cap = options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES
   let total = 0
+  const refuse = (): never => {
+    throw decompressedCapError(cap, reader.lineCount + 1)
+  }
   await readAsRelInput(
     input,
-    (chunk) => {
-      // Counted before the chunk is parsed: a bomb stops at the cap, its edges never grow past it.
-      total += chunk.length
-      if (total > cap)
-        throw new AsRelParseError(
-          `snapshot refused: its text exceeds the decompressed size cap of ${cap} bytes ` +
-            `(maxDecompressedBytes)`,
-          reader.lineCount + 1,
-        )
-      reader.push(chunk)
+    {
+      push: (chunk) => {
+        // Counted before the chunk is parsed: a bomb stops at the cap, its edges never grow past it.
+        total += chunk.length
+        if (total > cap) refuse()
+        reader.push(chunk)
+      },
+      lineAt: () => reader.lineCount + 1,
+      // bzip2 decodes no block longer than this
+      room: () => cap - total,
+      refuse,
     },
-    () => reader.lineCount + 1,
     options.signal,
   )
   reader.end()

@@ -1,5 +1,6 @@
 import { AsRelParseError } from './as-rel-parse-error.js'
 import { bunzip } from './bunzip.js'
+import type { Bzip2Sink } from './bzip2-range.js'
 import { type Compression, detectCompression } from './detect-compression.js'
 
 /** What {@link parseAsRel} reads: text, bytes (plain, bzip2 or gzip) or a web byte stream. */
@@ -8,14 +9,22 @@ export type AsRelInput = string | Uint8Array | ArrayBuffer | ReadableStream<Uint
 const SLICE = 1 << 20
 
 /**
- * Hands the decompressed bytes of `input` to `push`, chunk by chunk. Corrupt or truncated
- * compressed data becomes an {@link AsRelParseError} at line `lineAt()`; errors of the source
- * stream itself, of `push` and aborts pass through unchanged.
+ * Where the text goes: `push` takes it chunk by chunk; `lineAt` tells the line being read (for
+ * errors); `room` and `refuse` are the decompressed size cap, which bzip2 decoding consults
+ * before decoding a block (push still counts every chunk).
+ */
+export interface TextSink extends Bzip2Sink {
+  lineAt(): number
+}
+
+/**
+ * Hands the decompressed bytes of `input` to `sink.push`, chunk by chunk. Corrupt or truncated
+ * compressed data becomes an {@link AsRelParseError} at line `sink.lineAt()`; errors of the
+ * source stream itself, of the sink and aborts pass through unchanged.
  */
 export async function readAsRelInput(
   input: AsRelInput,
-  push: (chunk: Uint8Array) => void,
-  lineAt: () => number,
+  sink: TextSink,
   signal?: AbortSignal,
 ): Promise<void> {
   signal?.throwIfAborted()
@@ -28,7 +37,7 @@ export async function readAsRelInput(
         const newline = input.lastIndexOf('\n', end)
         if (newline >= start) end = newline + 1
       }
-      push(encoder.encode(input.slice(start, end)))
+      sink.push(encoder.encode(input.slice(start, end)))
       signal?.throwIfAborted()
       start = end
     }
@@ -39,43 +48,45 @@ export async function readAsRelInput(
       input instanceof ArrayBuffer
         ? new Uint8Array(input)
         : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
-    return readBytes(bytes, detectCompression(bytes), push, lineAt, signal)
+    return readBytes(bytes, detectCompression(bytes), sink, signal)
   }
-  return readStream(input, push, lineAt, signal)
+  return readStream(input, sink, signal)
 }
 
 async function readBytes(
   bytes: Uint8Array,
   compression: Compression,
-  push: (chunk: Uint8Array) => void,
-  lineAt: () => number,
+  sink: TextSink,
   signal?: AbortSignal,
 ): Promise<void> {
   if (compression === 'plain') {
     for (let start = 0; start < bytes.length; start += SLICE) {
-      push(bytes.subarray(start, start + SLICE))
+      sink.push(bytes.subarray(start, start + SLICE))
       signal?.throwIfAborted()
     }
     return
   }
   if (compression === 'bzip2') {
     try {
-      bunzip(bytes, (chunk) => {
-        signal?.throwIfAborted()
-        push(chunk)
+      await bunzip(bytes, {
+        push: (text) => {
+          signal?.throwIfAborted()
+          sink.push(text)
+        },
+        room: () => sink.room(),
+        refuse: () => sink.refuse(),
       })
     } catch (error) {
-      throw compressionError(error, 'bzip2', lineAt(), signal)
+      throw compressionError(error, 'bzip2', sink.lineAt(), signal)
     }
     return
   }
-  return readGzip(singleChunkStream(bytes), push, lineAt, signal)
+  return readGzip(singleChunkStream(bytes), sink, signal)
 }
 
 async function readStream(
   stream: ReadableStream<Uint8Array>,
-  push: (chunk: Uint8Array) => void,
-  lineAt: () => number,
+  sink: TextSink,
   signal?: AbortSignal,
 ): Promise<void> {
   const reader = stream.getReader()
@@ -95,18 +106,18 @@ async function readStream(
     }
     const compression = detectCompression(concat(head, headLength).subarray(0, 4))
     if (compression === 'plain') {
-      for (const chunk of head) push(chunk)
+      for (const chunk of head) sink.push(chunk)
       while (!done) {
         const next = await reader.read()
         signal?.throwIfAborted()
         if (next.done) done = true
-        else push(next.value)
+        else sink.push(next.value)
       }
       return
     }
     if (compression === 'bzip2') {
-      // bzip2 decoding is synchronous over the compressed bytes (a few MB); its output still
-      // goes to the parser chunk by chunk.
+      // bzip2 is decoded from the whole compressed bytes (a few MB), to find its blocks; the
+      // text still goes to the parser block by block.
       const chunks = head
       let length = headLength
       while (!done) {
@@ -118,7 +129,7 @@ async function readStream(
           length += next.value.length
         }
       }
-      return readBytes(concat(chunks, length), 'bzip2', push, lineAt, signal)
+      return readBytes(concat(chunks, length), 'bzip2', sink, signal)
     }
     let sourceError: unknown
     let sourceFailed = false
@@ -144,7 +155,7 @@ async function readStream(
       },
     })
     try {
-      await readGzip(rest, push, lineAt, signal)
+      await readGzip(rest, sink, signal)
     } catch (error) {
       throw sourceFailed ? sourceError : error
     }
@@ -158,8 +169,7 @@ async function readStream(
 
 async function readGzip(
   compressed: ReadableStream<Uint8Array>,
-  push: (chunk: Uint8Array) => void,
-  lineAt: () => number,
+  sink: TextSink,
   signal?: AbortSignal,
 ): Promise<void> {
   const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<
@@ -174,11 +184,11 @@ async function readGzip(
       try {
         next = await reader.read()
       } catch (error) {
-        throw compressionError(error, 'gzip', lineAt(), signal)
+        throw compressionError(error, 'gzip', sink.lineAt(), signal)
       }
       signal?.throwIfAborted()
       if (next.done) break
-      push(next.value)
+      sink.push(next.value)
     }
     failed = false
   } finally {

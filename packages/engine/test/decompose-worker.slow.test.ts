@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { AsRelParseError, DecomposePool, decomposeSnapshot } from '../src/index.js'
@@ -7,7 +9,33 @@ import { watchEventLoop } from './event-loop-watch.js'
 // A real 2024 file: ~1 s of decoding and parsing on one core of this machine.
 const file = `${caidaDir}20240801.as-rel.txt.bz2`
 const pool = new DecomposePool({ size: 1 })
-afterAll(() => pool.close())
+// two workers: a bzip2 file is split across both
+const split = new DecomposePool({ size: 2 })
+afterAll(() => Promise.all([pool.close(), split.close()]))
+
+async function expectSameDecomposition(bytes: Uint8Array, what: string): Promise<void> {
+  const inWorkers = await split.decompose(bytes)
+  const here = await decomposeSnapshot(bytes)
+  expect(inWorkers.graph.linkCount, what).toBe(here.graph.linkCount)
+  expect(inWorkers.graph.format, what).toBe(here.graph.format)
+  expect(inWorkers.graph.metadata, what).toEqual(here.graph.metadata)
+  expect(
+    Buffer.from(inWorkers.graph.neighbors.buffer).equals(Buffer.from(here.graph.neighbors.buffer)),
+    what,
+  ).toBe(true)
+  expect(
+    Buffer.from(inWorkers.decomposition.asns.buffer).equals(
+      Buffer.from(here.decomposition.asns.buffer),
+    ),
+    what,
+  ).toBe(true)
+  expect(
+    Buffer.from(inWorkers.decomposition.shells.buffer).equals(
+      Buffer.from(here.decomposition.shells.buffer),
+    ),
+    what,
+  ).toBe(true)
+}
 
 describe('DecomposePool (worker threads)', () => {
   it('gives the same decomposition as the calling thread', async () => {
@@ -62,5 +90,87 @@ describe('DecomposePool (worker threads)', () => {
     const error = await pool.decompose(bytes).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AsRelParseError)
     expect(error).toMatchObject({ line: 2 })
+  })
+
+  it('splits a bzip2 file across two workers: the same as one pass, real and multi-stream', async () => {
+    const files = [
+      '20240801.as-rel.txt.bz2',
+      '20240101.as-rel2.txt.bz2',
+      '20200101.as-rel2.txt.bz2',
+    ]
+    for (const name of files.filter((f) => existsSync(caidaDir + f))) {
+      await expectSameDecomposition(new Uint8Array(await readFile(caidaDir + name)), name)
+      expect(split.workers.started, name).toBe(2) // the helper was used
+    }
+    // three streams cut mid-line from a real text, as pbzip2-style tools concatenate them
+    const text = execFileSync('bzcat', [file], { maxBuffer: 1 << 26 })
+    const cuts = [0, 2_000_001, 4_500_017, text.length]
+    const streams = cuts.slice(1).map((end, i) =>
+      execFileSync('bzip2', ['-1', '-c'], {
+        input: text.subarray(cuts[i], end),
+        maxBuffer: 1 << 26,
+      }),
+    )
+    await expectSameDecomposition(new Uint8Array(Buffer.concat(streams)), 'multi-stream')
+  })
+
+  it('stops every worker of a split snapshot within 100 ms of an abort', async () => {
+    const bytes = new Uint8Array(await readFile(file))
+    await split.decompose(bytes) // both workers started and warm
+    const controller = new AbortController()
+    const running = split.decompose(bytes, { signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(split.workers).toEqual({ started: 2, busy: 2 })
+    const start = performance.now()
+    controller.abort(new Error('stop'))
+    await expect(running).rejects.toThrow('stop')
+    expect(performance.now() - start).toBeLessThan(100 + 50)
+    // rejected only once both threads have exited: none is left decoding
+    expect(split.workers).toEqual({ started: 0, busy: 0 })
+    await expectSameDecomposition(bytes, 'after an abort')
+  })
+
+  // The package as published: dist/ bundled by tsup, the worker entry beside it, libbzip2's
+  // WebAssembly loaded from @foxglove/wasm-bz2 in each worker (`pnpm test:all` builds dist).
+  it('runs from the built package: dist workers load the wasm decoder and split a file', async () => {
+    const dist = new URL('../dist/index.js', import.meta.url)
+    expect(existsSync(dist), 'build first: pnpm --filter @kcore/engine build').toBe(true)
+    const built = (await import(dist.href)) as typeof import('../src/index.js')
+    const builtPool = new built.DecomposePool({ size: 2 })
+    try {
+      const bytes = new Uint8Array(await readFile(file))
+      const fromDist = await builtPool.decompose(bytes)
+      expect(builtPool.workers.started).toBe(2) // split across both
+      const here = await decomposeSnapshot(bytes)
+      expect(fromDist.graph.linkCount).toBe(here.graph.linkCount)
+      expect(
+        Buffer.from(fromDist.decomposition.shells.buffer).equals(
+          Buffer.from(here.decomposition.shells.buffer),
+        ),
+      ).toBe(true)
+      // and on the calling thread, from dist
+      const graph = await built.parseAsRel(bytes)
+      expect(
+        Buffer.from(graph.neighbors.buffer).equals(Buffer.from(here.graph.neighbors.buffer)),
+      ).toBe(true)
+    } finally {
+      await builtPool.close()
+    }
+  })
+
+  it('refuses a split bzip2 bomb at the decompressed size cap, memory bounded', async () => {
+    // 10 MB of valid lines per 635-byte stream, ~900 streams: ~9 GB of text in 570 kB
+    const stream = execFileSync('bzip2', ['-9', '-c'], {
+      input: Buffer.from('1|2|0\n'.repeat(10_000_000 / 6)),
+    })
+    const bomb = new Uint8Array(Buffer.concat(Array.from({ length: 900 }, () => stream)))
+    expect(bomb.length).toBeGreaterThan(2 * 256 * 1024) // split in two
+    const { value: error, growth } = await watchEventLoop(() =>
+      split.decompose(bomb).catch((e: unknown) => e),
+    )
+    expect(error).toBeInstanceOf(AsRelParseError)
+    expect((error as Error).message).toMatch(/decompressed size cap/)
+    // refused in one reading: the parts share the count, no second pass
+    expect(growth).toBeLessThan(512 * 1024 * 1024)
   })
 })
