@@ -18,6 +18,15 @@ export function typesAreNotAny() {
 const shellOf = Object.fromEntries(Array.from(asns, (asn, i) => [asn, shells[i]]))
 if (maxShell !== 2 || shellOf[4] !== 1 || graphology.order !== 4 || graphology.size !== 4)
   throw new Error(`unexpected decomposition: ${JSON.stringify({ maxShell, shellOf })}`)
+// The same lines as bzip2 (`bzip2 -9 | base64`): libbzip2's WebAssembly must load from the
+// installed package.
+const bz2 = Uint8Array.from(
+  atob('QlpoOTFBWSZTWSRtcOAAAATYgAAQAAJ8AAAEIAAxDAgSmQaXdQMwaQlOhBvxdyRThQkCRtcOAA=='),
+  (c) => c.charCodeAt(0),
+)
+const fromBz2 = await parseAsRel(bz2)
+if (fromBz2.linkCount !== graph.linkCount || fromBz2.asns.join() !== graph.asns.join())
+  throw new Error('bzip2 input decoded differently')
 console.log(
   `engine: ${asns.length} ASes, max shell ${maxShell}, graphology order ${graphology.order}`,
 )
