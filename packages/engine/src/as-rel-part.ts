@@ -4,6 +4,7 @@ import { AsRelParseError } from './as-rel-parse-error.js'
 import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { BLOCK_MAGIC, findMagics, readMagic } from './bzip2-framing.js'
 import { type Bzip2Range, decodeBzip2Range } from './bzip2-range.js'
+import { concatArrays } from './concat-arrays.js'
 
 const LF = 10
 const MAX_LINE_BYTES = 1 << 20
@@ -122,7 +123,7 @@ export async function parseAsRelPart(
   for (const key of reader.metadataFound) metadata[key] = reader.metadata[key]
   return {
     range,
-    head: concat(headChunks, headLength),
+    head: concatArrays((n) => new Uint8Array(n), headChunks),
     headEnded,
     pairs: reader.edges.view(),
     lineCount: reader.lineCount,
@@ -130,14 +131,4 @@ export async function parseAsRelPart(
     metadata,
     serial2: reader.serial2,
   }
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.length
-  }
-  return out
 }

@@ -1,6 +1,7 @@
 import { AsRelParseError } from './as-rel-parse-error.js'
 import { bunzip } from './bunzip.js'
 import type { Bzip2Sink } from './bzip2-range.js'
+import { concatArrays } from './concat-arrays.js'
 import { type Compression, detectCompression } from './detect-compression.js'
 
 /** What {@link parseAsRel} reads: text, bytes (plain, bzip2 or gzip) or a web byte stream. */
@@ -104,7 +105,9 @@ async function readStream(
       headLength += next.value.length
       signal?.throwIfAborted()
     }
-    const compression = detectCompression(concat(head, headLength).subarray(0, 4))
+    const compression = detectCompression(
+      concatArrays((n) => new Uint8Array(n), head).subarray(0, 4),
+    )
     if (compression === 'plain') {
       for (const chunk of head) sink.push(chunk)
       while (!done) {
@@ -119,17 +122,18 @@ async function readStream(
       // bzip2 is decoded from the whole compressed bytes (a few MB), to find its blocks; the
       // text still goes to the parser block by block.
       const chunks = head
-      let length = headLength
       while (!done) {
         const next = await reader.read()
         signal?.throwIfAborted()
         if (next.done) done = true
-        else {
-          chunks.push(next.value)
-          length += next.value.length
-        }
+        else chunks.push(next.value)
       }
-      return readBytes(concat(chunks, length), 'bzip2', sink, signal)
+      return readBytes(
+        concatArrays((n) => new Uint8Array(n), chunks),
+        'bzip2',
+        sink,
+        signal,
+      )
     }
     let sourceError: unknown
     let sourceFailed = false
@@ -219,15 +223,4 @@ function singleChunkStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
       controller.close()
     },
   })
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.length
-  }
-  return out
 }

@@ -3,6 +3,7 @@ import { AsRelLineReader } from './as-rel-line-reader.js'
 import type { AsRelPart } from './as-rel-part.js'
 import { buildAsGraph } from './build-as-graph.js'
 import { checkBzip2Ranges } from './bzip2-range.js'
+import { concatArrays } from './concat-arrays.js'
 
 const NEWLINE = new Uint8Array([10])
 
@@ -49,17 +50,9 @@ export function stitchAsRelParts(parts: readonly AsRelPart[]): AsGraph {
   takeSeamMetadata()
   serial2 ||= seams.serial2
   pairs.push(seams.edges.view())
-  return buildAsGraph(concatPairs(pairs), serial2 ? 'serial-2' : 'serial-1', metadata)
-}
-
-function concatPairs(arrays: Uint32Array[]): Uint32Array {
-  let length = 0
-  for (const array of arrays) length += array.length
-  const out = new Uint32Array(length)
-  let offset = 0
-  for (const array of arrays) {
-    out.set(array, offset)
-    offset += array.length
-  }
-  return out
+  return buildAsGraph(
+    concatArrays((n) => new Uint32Array(n), pairs),
+    serial2 ? 'serial-2' : 'serial-1',
+    metadata,
+  )
 }
