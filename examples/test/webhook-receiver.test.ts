@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createCalStore } from '@cal/store'
 import { openDatabase } from '@kcore/db'
 import { createWebhookSender, webhookSubscriptions } from '@kcore/db/webhooks'
-import { calWebhookChanges, createHandler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
+import { calWebhookSource, createHandler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReceiver, type WebhookMessage } from '../webhook-receiver.js'
@@ -15,9 +15,7 @@ const TOKEN = 'receiver-example-token'
 
 describe('examples/webhook-receiver.ts', () => {
   const database = openDatabase({})
-  const cal = database.then((db) =>
-    createCalStore(db, { onChanges: calWebhookChanges({ publicUrl: ORIGIN, timezone: 'UTC' }) }),
-  )
+  const cal = database.then((db) => createCalStore(db))
   const got: { message: WebhookMessage; id: string }[] = []
   let receiverUrl = ''
   let closeAll: () => Promise<void> = async () => {}
@@ -32,7 +30,11 @@ describe('examples/webhook-receiver.ts', () => {
     const db = await database
     await (await cal).migrate()
     const webhooks = webhookSubscriptions(db, { events: WEBHOOK_EVENTS, allowPrivate: true })
-    sender = createWebhookSender(db, { allowPrivate: true, pollIntervalMs: 60_000 })
+    sender = createWebhookSender(db, {
+      allowPrivate: true,
+      pollIntervalMs: 60_000,
+      sources: [calWebhookSource(await cal, { publicUrl: ORIGIN, timezone: 'UTC' })],
+    })
     handler = createHandler({
       publicUrl: ORIGIN,
       explorer: false,

@@ -1,5 +1,8 @@
 import type { DialectName, LockResult, Sized } from '@kcore/db'
+import type { Kysely } from 'kysely'
 import type { ChangesPage, ChangesQuery } from './changes.js'
+import type { CommittedChanges } from './committed-changes.js'
+import type { CalChangeRecords } from './record-change.js'
 import type {
   EventRepository,
   OrganizerRepository,
@@ -34,6 +37,18 @@ export interface CalStore {
    * trip; none on PGlite while nothing is written). `events.list` is the same as a reader's.
    */
   reader(): Promise<CalReader>
+  /**
+   * What was committed after revision `after`, whole revisions, the first `revisions` of them,
+   * one entry per record and revision (see `readCommittedChanges`). With `trx` (a follower's own transaction,
+   * which may hold its cursor) the changes and the `records` reads run in it. How a webhook
+   * sender follows the calendar after the commit, with nothing added to the writes.
+   */
+  committedChanges(
+    after: number,
+    revisions: number,
+    // biome-ignore lint/suspicious/noExplicitAny: the follower's transaction spans other packages' tables
+    trx?: Kysely<any>,
+  ): Promise<CommittedChanges & { records: CalChangeRecords }>
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   readInitial,
 } from './changes.js'
 import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
+import { readCommittedChanges } from './committed-changes.js'
 import { CalValidationError } from './errors.js'
 import type { EventListFilter } from './event.js'
 import { listEvents } from './event-list.js'
@@ -17,7 +18,7 @@ import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
 import type { OrganizerListFilter } from './organizer.js'
 import { createOrganizerRepository } from './organizer-repository.js'
-import type { CalChangeHook, CalChangeRecords } from './record-change.js'
+import type { CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
 import type { CalDb, StoreContext } from './store-context.js'
@@ -42,11 +43,6 @@ export interface CalStoreOptions {
    */
   listModel?: ListModelOptions | false
   /**
-   * Called by every write inside its transaction with the records it changed (see
-   * {@link CalChangeHook}): how the host writes the webhook outbox in the same transaction.
-   */
-  onChanges?: CalChangeHook
-  /**
    * Days the changes feed keeps its history (default 30): a token older than that, or whose
    * changes are no longer kept, is expired ({@link CalReader.changes}). `migrate()` stores it
    * in the database (`cal_sync.retention_days`), whose commits trim the history by it.
@@ -67,10 +63,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     now: options.now ?? (() => new Date()),
     revision: revisionReads(database, REVISION_CHANNEL, () => queryRevision(db)),
   }
-  const hook = options.onChanges
-  const ctx: StoreContext = hook
-    ? { ...base, onChanges: (trx, changes) => hook(trx, changes, recordsIn({ ...base, db: trx })) }
-    : base
+  const ctx = base
   const model =
     options.listModel === false ? undefined : createEventListModel(db, options.listModel ?? {})
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
@@ -190,6 +183,11 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       return !rows[0]?.any
     },
     reader,
+    async committedChanges(after, revisions, trx) {
+      const inTrx: StoreContext = trx ? { ...base, db: trx as CalDb } : base
+      const read = await readCommittedChanges(inTrx.db, after, revisions)
+      return { ...read, records: recordsIn(inTrx) }
+    },
     events: {
       ...createEventRepository(ctx),
       list: async (filter) => (await reader()).events.list(filter),
@@ -201,7 +199,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
   }
 }
 
-/** The records' reads over `ctx` (a writing transaction: they see its changes). */
+/** The records' reads over `ctx` (a transaction: they see what it sees). */
 function recordsIn(ctx: StoreContext): CalChangeRecords {
   return {
     events: createEventRepository(ctx),

@@ -20,6 +20,7 @@ export {
   MAX_CHANGES_PAGE,
 } from './changes.js'
 export { CalSyncTokenExpiredError } from './changes-token.js'
+export type { CommittedChange, CommittedChanges } from './committed-changes.js'
 export { type CalStoreOptions, createCalStore } from './create-cal-store.js'
 export {
   assertDateInRange,
@@ -68,7 +69,6 @@ export {
   CAL_CHANGE_TYPES,
   type CalChange,
   type CalChangeAction,
-  type CalChangeHook,
   type CalChangeRecords,
 } from './record-change.js'
 export type { RecurrenceInput } from './recurrence/index.js'

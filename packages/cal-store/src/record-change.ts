@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely'
 import type { CalEvent } from './event.js'
 import type { Organizer } from './organizer.js'
 import type { RecordKind } from './status.js'
@@ -23,7 +22,7 @@ export const CAL_CHANGE_TYPES: readonly string[] = KINDS.flatMap((kind) =>
   ACTIONS.map((action) => `${kind}.${action}`),
 )
 
-/** Reads of the records a change names, inside the writing transaction (they see the write). */
+/** Reads of the records changes name, in the reader's transaction (see `CalStore.committedChanges`). */
 export interface CalChangeRecords {
   events: { getMany(ids: readonly number[]): Promise<CalEvent[]> }
   venues: { getMany(ids: readonly number[]): Promise<Venue[]> }
@@ -31,16 +30,3 @@ export interface CalChangeRecords {
   categories: { getMany(ids: readonly number[]): Promise<Term[]> }
   tags: { getMany(ids: readonly number[]): Promise<Term[]> }
 }
-
-/**
- * Called by every write, inside its transaction, after the write and before the commit, with
- * the records it changed (one entry per record). What it writes commits with the change or not
- * at all; what it throws rolls the write back. The host's (`@kcore/http-adapter`'s
- * `calWebhookChanges` writes the webhook outbox with it).
- */
-export type CalChangeHook = (
-  // biome-ignore lint/suspicious/noExplicitAny: the hook writes other packages' tables (the outbox)
-  trx: Kysely<any>,
-  changes: readonly CalChange[],
-  records: CalChangeRecords,
-) => Promise<void>

@@ -10,6 +10,7 @@ import { EVENT_COLUMNS, type EventRow, readEvents } from './event-rows.js'
 import { patchEvent } from './event-write.js'
 import { validIds } from './id-list.js'
 import { firstKey, readEventsById, seriesRecurrence } from './occurrence-read.js'
+import { noteRemovedOccurrences } from './removed-occurrences.js'
 import { decodeOccurrenceId, occurrenceId } from './series-ids.js'
 import { carryToOverrides, nextSeriesSlot } from './series-overrides.js'
 import {
@@ -27,7 +28,6 @@ import type { CalDb } from './store-context.js'
 import { fromLocalDateTime, toLocalDateTime } from './time-zone.js'
 import { timestampParam } from './timestamp-param.js'
 import { WriteConflict } from './transact.js'
-import { noteRemovedOccurrences } from './transaction-changes.js'
 
 /** What a write on a public id acts on, locked: a row of its own, or an occurrence of a series. */
 type Target = { row: EventRow } | { series: EventRow; key: number }

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { CalSchema } from './schema.js'
-import type { OnChanges } from './transact.js'
 
 /** The typed Kysely instance (or open transaction) the repositories run on. */
 export type CalDb = Kysely<CalSchema>
@@ -14,6 +13,4 @@ export interface StoreContext {
    * callers share reads, and on PGlite it is kept until a commit moves it (`revisionReads`).
    */
   readonly revision: () => Promise<number>
-  /** Every write's changes, in its transaction (pass it to `transact`); none without a hook. */
-  readonly onChanges?: OnChanges
 }

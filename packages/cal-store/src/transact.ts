@@ -1,14 +1,8 @@
-import type { CalChange } from './record-change.js'
 import type { CalDb } from './store-context.js'
-import { transactionChanges } from './transaction-changes.js'
 
-/** What {@link transact} hands the changes of a write to, before the commit. */
-export type OnChanges = (trx: CalDb, changes: readonly CalChange[]) => Promise<void>
-
-/** Where a write runs: the database, and the hook its changes go to (a `StoreContext`). */
+/** Where a write runs: the database (a `StoreContext` holds one). */
 export interface WriteTarget {
   readonly db: CalDb
-  readonly onChanges?: OnChanges
 }
 
 /** SQLSTATEs of transient conflicts the store retries: deadlock, serialization failure. */
@@ -45,35 +39,20 @@ export const WRITE_ATTEMPTS = 6
  * serialization failure, at most {@link WRITE_ATTEMPTS} times in all. The lock orders keep
  * these rare; the rest (a write holding an event that waits for a term a delete holds, while
  * the delete's cascade waits for that event) cannot be ordered away and end here, never in a 500.
- *
- * Given a {@link WriteTarget} with `onChanges`, the records the run changed (see
- * `transactionChanges`) are handed to it inside the transaction, after `fn` and before the
- * commit: what it writes commits with the change.
  */
 export async function transact<T>(
   target: CalDb | WriteTarget,
   fn: (trx: CalDb) => Promise<T>,
 ): Promise<T> {
   // A Kysely instance, or a context holding one (not `instanceof`: two copies of kysely may load).
-  const { db, onChanges }: WriteTarget = 'selectFrom' in target ? { db: target } : target
-  const run = onChanges ? withChanges(fn, onChanges) : fn
+  const { db }: WriteTarget = 'selectFrom' in target ? { db: target } : target
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(run)
+      return await db.transaction().execute(fn)
     } catch (error) {
       if (!isTransientConflict(error) || attempt >= WRITE_ATTEMPTS) throw error
       const base = 5 * 2 ** (attempt - 1)
       await new Promise((resolve) => setTimeout(resolve, base + Math.random() * base))
     }
-  }
-}
-
-/** `fn`, then its changes handed to `onChanges`, before the transaction commits. */
-function withChanges<T>(fn: (trx: CalDb) => Promise<T>, onChanges: OnChanges) {
-  return async (trx: CalDb): Promise<T> => {
-    const result = await fn(trx)
-    const changes = await transactionChanges(trx)
-    if (changes.length > 0) await onChanges(trx, changes)
-    return result
   }
 }

@@ -1,63 +1,60 @@
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  type CalChange,
-  type CalChangeHook,
-  type CalStore,
-  createCalStore,
-  type EventInput,
-} from '../src/index.js'
+import { type CalChange, type CalStore, createCalStore, type EventInput } from '../src/index.js'
 
-/** What one committed write handed the hook, as sorted `kind.action:id` strings. */
+/** What one committed write changed, as sorted `kind.action:id` strings. */
 type Seen = string[]
 
 const label = (c: CalChange) => `${c.kind}.${c.action}:${c.id}`
 
-describe.each(testDatabases())('record changes on $name', ({ open }) => {
+describe.each(testDatabases())('committed changes on $name', ({ open }) => {
   let database: Database
   let store: CalStore
-  /** The changes of each write, in the order the writes ran. */
-  let calls: Seen[] = []
-  /** What the hook read back in the writing transaction, per change (titles and names). */
+  /** Where the follower stands: the revision it read through. */
+  let cursor: number
+  /** What the records read back, per change (titles and names), as of the follow. */
   let reads: Record<string, string> = {}
-  let failNext = false
 
-  const hook: CalChangeHook = async (trx, changes, records) => {
-    calls.push(changes.map(label).sort())
-    for (const c of changes) {
-      const [row] =
-        c.kind === 'event'
-          ? (await records.events.getMany([c.id])).map((e) => e.title)
-          : c.kind === 'venue'
-            ? (await records.venues.getMany([c.id])).map((v) => v.name)
-            : c.kind === 'organizer'
-              ? (await records.organizers.getMany([c.id])).map((o) => o.name)
-              : (await records[c.kind === 'tag' ? 'tags' : 'categories'].getMany([c.id])).map(
-                  (t) => t.name,
-                )
-      reads[label(c)] = row ?? '(gone)'
-    }
-    // It runs in the write's transaction: what it writes commits or rolls back with it.
-    await sql`insert into hook_log (n) values (${changes.length})`.execute(trx)
-    if (failNext) {
-      failNext = false
-      throw new Error('hook refused')
-    }
+  /**
+   * The changes committed since the last call, one `kind.action:id` list per write (revision),
+   * in commit order; reads each changed record in the same transaction, as a sender would.
+   */
+  async function follow(): Promise<Seen[]> {
+    return database.db.transaction().execute(async (trx) => {
+      const { changes, through, records } = await store.committedChanges(cursor, 1000, trx)
+      const byRevision = new Map<number, CalChange[]>()
+      for (const c of changes)
+        byRevision.set(c.revision, [...(byRevision.get(c.revision) ?? []), c])
+      for (const c of changes) {
+        const [row] =
+          c.kind === 'event'
+            ? (await records.events.getMany([c.id])).map((e) => e.title)
+            : c.kind === 'venue'
+              ? (await records.venues.getMany([c.id])).map((v) => v.name)
+              : c.kind === 'organizer'
+                ? (await records.organizers.getMany([c.id])).map((o) => o.name)
+                : (await records[c.kind === 'tag' ? 'tags' : 'categories'].getMany([c.id])).map(
+                    (t) => t.name,
+                  )
+        reads[label(c)] = row ?? '(gone)'
+      }
+      cursor = through
+      return [...byRevision.values()].map((cs) => cs.map(label).sort())
+    })
   }
 
   beforeAll(async () => {
     database = await open()
-    store = createCalStore(database, { onChanges: hook })
+    store = createCalStore(database)
     await store.migrate()
-    await sql`create table hook_log (n integer not null)`.execute(database.db)
+    cursor = Number((await store.reader()).revision)
   })
   afterAll(async () => {
     await database?.close()
   })
-  beforeEach(() => {
-    calls = []
+  beforeEach(async () => {
+    await follow()
     reads = {}
   })
 
@@ -78,7 +75,7 @@ describe.each(testDatabases())('record changes on $name', ({ open }) => {
       }),
     )
     const [org1, org2] = e.organizer_ids
-    expect(calls).toEqual([
+    expect(await follow()).toEqual([
       [
         `category.created:${e.category_ids[0]}`,
         `event.created:${e.id}`,
@@ -92,11 +89,11 @@ describe.each(testDatabases())('record changes on $name', ({ open }) => {
     expect(reads[`venue.created:${e.venue_id}`]).toBe('Inline Hall')
     // Naming them again finds them: nothing is created. The category's `count` (part of the
     // term as the API returns it) went up, so the category is updated; the venue has no count.
-    calls = []
+    await follow()
     const again = await store.events.create(
       event('Again', { venue: { name: 'inline hall' }, categories: ['Inline Music'] }),
     )
-    expect(calls).toEqual([
+    expect(await follow()).toEqual([
       [`category.updated:${e.category_ids[0]}`, `event.created:${again.id}`].sort(),
     ])
   })
@@ -104,12 +101,12 @@ describe.each(testDatabases())('record changes on $name', ({ open }) => {
   it('reports updates, trash (DELETE and PATCH) and bulk creates of events', async () => {
     const e = await store.events.create(event('Talk'))
     const f = await store.events.create(event('Walk'))
-    calls = []
+    await follow()
     await store.events.update(e.id, { title: 'Talk 2' })
     await store.events.trash(e.id)
     await store.events.update(f.id, { status: 'trash' })
     const ids = await store.events.createMany([event('Bulk 1'), event('Bulk 2')])
-    expect(calls).toEqual([
+    expect(await follow()).toEqual([
       [`event.updated:${e.id}`],
       [`event.deleted:${e.id}`],
       [`event.deleted:${f.id}`],
@@ -124,10 +121,11 @@ describe.each(testDatabases())('record changes on $name', ({ open }) => {
     const e = await store.events.create(
       event('Dance', { venue: venue.id, organizers: [organizer.id] }),
     )
-    calls = []
+    await follow()
     await store.venues.update(venue.id, { city: 'Utrecht' })
     await store.venues.trash(venue.id)
     await store.organizers.update(organizer.id, { status: 'trash' })
+    const calls = await follow()
     expect(calls[0]).toEqual([`venue.updated:${venue.id}`])
     // The venue's trash rewrote the event (venue_id cleared): its message says so.
     expect(calls[1]).toEqual([`event.updated:${e.id}`, `venue.deleted:${venue.id}`])
@@ -139,9 +137,10 @@ describe.each(testDatabases())('record changes on $name', ({ open }) => {
     const child = await store.categories.create({ name: 'Film', parent: parent.id })
     const tag = await store.tags.create({ name: 'free' })
     const e = await store.events.create(event('Screening', { categories: [parent.id] }))
-    calls = []
+    await follow()
     await store.tags.update(tag.id, { name: 'gratis' })
     await store.categories.delete(parent.id)
+    const calls = await follow()
     expect(calls[0]).toEqual([`tag.updated:${tag.id}`])
     expect(calls[1]).toEqual(
       [
@@ -154,19 +153,36 @@ describe.each(testDatabases())('record changes on $name', ({ open }) => {
     expect(reads[`tag.updated:${tag.id}`]).toBe('gratis')
   })
 
-  it('hands nothing over for a write that fails, and a hook that throws undoes the write', async () => {
-    const before = await sql<{ n: number }>`select count(*)::int as n from hook_log`.execute(
-      database.db,
-    )
+  it('has nothing of a write that fails, and reads the record as it is when followed', async () => {
     await expect(store.events.create(event(''))).rejects.toThrow()
     await expect(store.events.update(2_000_000, { title: 'x' })).rejects.toThrow()
-    expect(calls).toEqual([])
-    failNext = true
-    await expect(store.venues.create({ name: 'Never' })).rejects.toThrow('hook refused')
-    expect((await store.venues.list({ search: 'Never' })).total).toBe(0)
-    const after = await sql<{ n: number }>`select count(*)::int as n from hook_log`.execute(
-      database.db,
-    )
-    expect(after.rows[0]?.n).toBe(before.rows[0]?.n)
+    // A transaction that wrote and then failed: rolled back, so nothing of it is ever read.
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('cal_venue' as never)
+          .values({} as never)
+          .execute()
+      }),
+    ).rejects.toThrow()
+    expect(await follow()).toEqual([])
+    const e = await store.events.create(event('Before'))
+    await store.events.update(e.id, { title: 'After' })
+    // Two writes, two revisions; the record reads as it is now (after both).
+    expect(await follow()).toEqual([[`event.created:${e.id}`], [`event.updated:${e.id}`]])
+    expect(reads[`event.created:${e.id}`]).toBe('After')
+  })
+
+  it('reads whole revisions, the first `revisions` of them, from where it is told', async () => {
+    const from = Number((await store.reader()).revision)
+    const f = await store.events.create(event('One'))
+    const g = await store.events.createMany([event('Two'), event('Three')])
+    const first = await store.committedChanges(from, 1)
+    expect(first.changes.map(label)).toEqual([`event.created:${f.id}`])
+    expect(first.through).toBe(from + 1)
+    const second = await store.committedChanges(first.through, 1)
+    expect(second.changes.map(label)).toEqual(g.map((id) => `event.created:${id}`))
+    const none = await store.committedChanges(second.through, 1)
+    expect(none).toMatchObject({ changes: [], through: second.through })
   })
 })

@@ -153,7 +153,7 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
     expect(receiver!.received.every((r) => r.verified)).toBe(true)
   })
 
-  it('enqueues several events in one statement and says which types are wanted', async () => {
+  it('enqueues several events in one statement, each to the subscriptions that asked', async () => {
     await receive()
     await subscribe('/a', ['event.created', 'venue.created'])
     await subscribe('/b', ['venue.created'])
@@ -166,15 +166,14 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
       ]),
     )
     // event.created to /a; venue.created to /a and /b; event.updated to nobody.
-    expect(done.written).toBe(3)
-    expect([...done.wanted].sort()).toEqual(['event.created', 'venue.created'])
+    expect(done).toBe(3)
     expect((await messages()).map((m) => `${m.type} ${JSON.stringify(m.payload)}`).sort()).toEqual([
       'event.created {"id":1}',
       'venue.created {"id":3,"type":"venue"}',
       'venue.created {"id":3,"type":"venue"}',
     ])
     const none = await database.db.transaction().execute((trx) => enqueueWebhooks(trx, 'kcore', []))
-    expect(none).toEqual({ written: 0, wanted: new Set(['snapshot.added']) })
+    expect(none).toBe(0)
   })
 
   it('sends nothing for a transaction that rolls back', async () => {

@@ -28,9 +28,9 @@ export { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js'
 export type { Api, CacheKey, InputIssue, InputPart, Method, Route, RouteInput } from './route.js'
 export { route } from './route.js'
 export {
-  type CalWebhookChangesOptions,
-  calWebhookChanges,
+  type CalWebhookSourceOptions,
   calWebhookErrors,
+  calWebhookSource,
   kcoreWebhookErrors,
   WEBHOOK_EVENTS,
   type WebhookHttpErrors,

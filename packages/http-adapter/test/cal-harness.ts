@@ -1,8 +1,8 @@
 import { type CalStore, createCalStore } from '@cal/store'
 import type { Database } from '@kcore/db'
-import { webhookSubscriptions } from '@kcore/db/webhooks'
+import { followSource, type WebhookTables, webhookSubscriptions } from '@kcore/db/webhooks'
 import { errorEnvelope } from '../src/cal/response-schemas.js'
-import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
+import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 
 /** The one write token the suites configure. */
 export const TOKEN = 'cal-test-token-7f3a'
@@ -33,13 +33,18 @@ export interface CalHarness {
   get(path: string, token?: boolean): Promise<Answer>
   /** POST with the token; asserts the status when given. */
   create(path: string, body: unknown): Promise<Answer>
+  /**
+   * With `webhooks`: makes the messages of every write committed so far, as a sender's pass
+   * does (nothing sends them).
+   */
+  makeMessages(): Promise<void>
   close(): Promise<void>
 }
 
 /**
  * Opens a database, migrates the calendar store and builds the handler with a pinned clock.
- * With `webhooks`, the webhook routes are served and every write renders its messages for one
- * subscriber to every event (nothing sends them).
+ * With `webhooks`, the webhook routes are served, one subscriber takes every event, and
+ * `makeMessages()` renders the messages of the writes so far (nothing sends them).
  */
 export async function openCal(
   open: () => Promise<Database>,
@@ -53,10 +58,7 @@ export async function openCal(
   const database = await open()
   const timezone = options.timezone ?? 'UTC'
   const publicUrl = options.publicUrl ?? new URL(BASE).origin
-  const store = createCalStore(database, {
-    now: options.storeNow,
-    onChanges: options.webhooks ? calWebhookChanges({ publicUrl, timezone }) : undefined,
-  })
+  const store = createCalStore(database, { now: options.storeNow })
   await store.migrate()
   const webhooks = options.webhooks
     ? webhookSubscriptions(database, { events: WEBHOOK_EVENTS })
@@ -87,11 +89,16 @@ export async function openCal(
     if (res.status >= 400) errorEnvelope.parse(body)
     return { status: res.status, headers: res.headers, body }
   }
+  const source = calWebhookSource(store, { publicUrl, timezone })
   return {
     database,
     store,
     handler,
     call,
+    async makeMessages() {
+      const db = database.db.withTables<WebhookTables>()
+      while (await followSource(db, source, 100)) {}
+    },
     get: (path, token = false) => call('GET', path, { token }),
     async create(path, body) {
       const answer = await call('POST', path, { body, token: true })

@@ -34,7 +34,7 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
   let target = 0
 
   beforeAll(async () => {
-    // Webhooks on: every accepted write also renders its messages in its transaction.
+    // Webhooks on: every accepted write's messages are made after it (`makeMessages`).
     t = await openCal(open, { webhooks: true })
     const db = t.database.db
     for (const [field, taxonomy] of [
@@ -55,15 +55,20 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
   }, 120_000)
   afterAll(() => t?.close())
 
-  const outboxSize = async () =>
-    (
-      await sql<{ n: number }>`select count(*)::int as n from webhook_message`.execute(
-        t.database.db,
-      )
-    ).rows[0]?.n ?? 0
+  const outboxSize = async () => {
+    await t.makeMessages()
+    return (
+      (
+        await sql<{ n: number }>`select count(*)::int as n from webhook_message`.execute(
+          t.database.db,
+        )
+      ).rows[0]?.n ?? 0
+    )
+  }
 
   /** The newest message of `type` about event `id`: what the subscriber would receive. */
   async function lastMessage(type: string, id: number) {
+    await t.makeMessages()
     const { rows } = await sql<{ payload: string }>`
       select payload::text as payload from webhook_message
       where type = ${type} and (payload->>'id')::int = ${id}

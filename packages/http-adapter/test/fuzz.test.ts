@@ -2,13 +2,18 @@ import { readFile } from 'node:fs/promises'
 import { createCalStore, MAX_EVENT_LINKS, MAX_YEAR, MIN_YEAR, seedDemoCalendar } from '@cal/store'
 import type { Database } from '@kcore/db'
 import { openPgliteDatabase } from '@kcore/db'
-import { webhookSubscriptions } from '@kcore/db/webhooks'
+import {
+  followSource,
+  type WebhookSource,
+  type WebhookTables,
+  webhookSubscriptions,
+} from '@kcore/db/webhooks'
 import { decomposeSnapshot } from '@kcore/engine'
 import { createKcoreStore } from '@kcore/store'
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
+import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 import { caidaFile, emptyProvider } from './kcore-helpers.js'
 
 // Hostile requests through the fetch handler on PGlite: random and adversarial paths, query
@@ -20,12 +25,14 @@ const TOKEN = 'fuzz-token'
 let database: Database
 let handler: Handler
 let tables: string[]
+let source: WebhookSource
 
 beforeAll(async () => {
   database = await openPgliteDatabase()
   const kcore = createKcoreStore(database)
-  // Webhooks on: every accepted write renders its messages in its transaction too.
-  const cal = createCalStore(database, { onChanges: calWebhookChanges() })
+  // Webhooks on: the messages of every accepted write are made after it (see the calendar run).
+  const cal = createCalStore(database)
+  source = calWebhookSource(cal)
   await kcore.migrate()
   await cal.migrate()
   const { decomposition, graph } = await decomposeSnapshot(await readFile(caidaFile('19980101')))
@@ -41,7 +48,7 @@ beforeAll(async () => {
     // No lookup leaves the machine: every name resolves to one public address.
     lookup: async () => [{ address: '93.184.216.34' }],
   })
-  // One subscriber to everything, so accepted calendar writes do enqueue.
+  // One subscriber to everything, so accepted calendar writes do make messages.
   await webhooks.subscribe('cal', {
     url: 'https://93.184.216.34/all',
     events: [...WEBHOOK_EVENTS.cal],
@@ -606,5 +613,14 @@ describe('fuzzing the handler', () => {
       ),
       { numRuns: RUNS },
     )
+    // What the accepted writes stored renders into messages (none breaks the sender's pass).
+    const db = database.db.withTables<WebhookTables>()
+    while (await followSource(db, source, 100)) {}
+    const { rows } = await sql<{ n: number; bad: number }>`
+      select count(*)::int as n,
+        count(*) filter (where json_typeof(payload) <> 'object')::int as bad
+      from webhook_message where api = 'cal'`.execute(database.db)
+    expect(rows[0]?.n).toBeGreaterThan(0)
+    expect(rows[0]?.bad).toBe(0)
   }, 600_000)
 })

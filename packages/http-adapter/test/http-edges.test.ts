@@ -5,7 +5,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import { testDatabases } from '@kcore/db/testing'
 import { ingestFile } from '@kcore/store'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { conditional } from '../src/conditional-get.js'
 import { createHandler, type Handler } from '../src/index.js'
 import { caidaFile, emptyProvider, openStore, type TestStore } from './kcore-helpers.js'
@@ -37,7 +37,8 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
   let store: TestStore
   let handler: Handler
   // The default events window ends at now + 24 months, to the second, so its tag follows the
-  // clock; a test that compares tags across calls holds the clock still.
+  // clock, and a list's sync token carries the second it was issued in; a test that compares
+  // tags or headers across calls holds both clocks still.
   let frozen: Date | undefined
   const call = (path: string, init: RequestInit = {}) =>
     handler(new Request(`http://${EVIL}:9${path}`, init))
@@ -45,7 +46,7 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
   beforeAll(async () => {
     store = await openStore(open)
     await ingestFile(store, caidaFile('19980101'), { date: '1998-01-01' })
-    const cal = createCalStore(store.database)
+    const cal = createCalStore(store.database, { now: () => frozen ?? new Date() })
     await cal.migrate()
     handler = createHandler({
       kcore: {
@@ -104,6 +105,10 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
   })
 
   it('answers HEAD with exactly the GET headers and no body, on every documented GET', async () => {
+    frozen = new Date()
+    onTestFinished(() => {
+      frozen = undefined
+    })
     for (const path of await documentedGetPaths(handler)) {
       const get = await call(path)
       const getBody = new Uint8Array(await get.arrayBuffer())
@@ -119,6 +124,10 @@ describe.each(testDatabases())('HTTP edges on $name', ({ open }) => {
   })
 
   it('answers HEAD with the GET headers over a real server too (@hono/node-server, as the CLI serves)', async () => {
+    frozen = new Date()
+    onTestFinished(() => {
+      frozen = undefined
+    })
     const server = createAdaptorServer({ fetch: handler }) as Server
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -5,7 +5,7 @@ import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@
 import { createKcoreStore } from '@kcore/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Received, type Receiver, startReceiver } from '../../db/test/webhook-receiver.js'
-import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
+import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 
 const ORIGIN = 'https://events.example'
 const CAL_TOKEN = 'cal-token-e2e'
@@ -82,14 +82,16 @@ describe.each(testDatabases())('webhooks end to end on $name', ({ open }) => {
   beforeAll(async () => {
     database = await open()
     kcore = createKcoreStore(database)
-    const cal = createCalStore(database, {
-      onChanges: calWebhookChanges({ publicUrl: ORIGIN, timezone: 'Europe/Amsterdam' }),
-    })
+    const cal = createCalStore(database)
     await kcore.migrate()
     await cal.migrate()
     const webhooks = webhookSubscriptions(database, { events: WEBHOOK_EVENTS, allowPrivate: true })
     // Polls rarely: each test flushes, so what is sent is what the test asked for.
-    sender = createWebhookSender(database, { allowPrivate: true, pollIntervalMs: 60_000 })
+    sender = createWebhookSender(database, {
+      allowPrivate: true,
+      pollIntervalMs: 60_000,
+      sources: [calWebhookSource(cal, { publicUrl: ORIGIN, timezone: 'Europe/Amsterdam' })],
+    })
     // Started, so each finished send frees a slot for the next (two per receiver at a time).
     sender.start()
     receiver = await startReceiver()
@@ -121,6 +123,9 @@ describe.each(testDatabases())('webhooks end to end on $name', ({ open }) => {
     })
     expect(created.status).toBe(201)
     const id = created.body.id as number
+    // The service's sender makes a write's messages right after it (notified by the write):
+    // each then carries the record as that write left it.
+    await sender.flush()
     // A write that fails (400) writes nothing.
     const bad = await call('POST', `${base}/events`, { token: CAL_TOKEN, body: { title: '' } })
     expect(bad.status).toBe(400)
@@ -129,6 +134,7 @@ describe.each(testDatabases())('webhooks end to end on $name', ({ open }) => {
       body: { description: SECRET_TEXT, excerpt: SECRET_TEXT, password: 'sesame' },
     })
     expect(updated.status).toBe(200)
+    await sender.flush()
     expect((await call('DELETE', `${base}/events/${id}`, { token: CAL_TOKEN })).status).toBe(200)
 
     const got = await messagesTo('/cal', 4)

@@ -2,7 +2,7 @@ import { createCalStore } from '@cal/store'
 import { type Database, openDatabase } from '@kcore/db'
 import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@kcore/db/webhooks'
 import { createProvider } from '@kcore/engine'
-import { calWebhookChanges, createHandler, type Handler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
+import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
 import { createKcoreStore, createScheduler, createSyncRunner, type KcoreStore } from '@kcore/store'
 import pkg from '../package.json' with { type: 'json' }
 import type { Config } from './config.js'
@@ -27,14 +27,10 @@ export interface App {
 
 /**
  * Opens the configured database and runs both stores' migrations (the webhook outbox's with
- * them). Every calendar write writes its webhook messages in its own transaction, with links
- * built from `publicUrl` (default: the configured public URL, else `http://localhost:PORT`).
+ * them). Calendar writes write nothing for webhooks: the app's sender makes the messages from
+ * the committed changes (`calWebhookSource`).
  */
-export async function openStores(
-  config: Config,
-  log?: Logger,
-  publicUrl: () => string = () => config.publicUrl ?? `http://localhost:${config.port}`,
-) {
+export async function openStores(config: Config, log?: Logger) {
   const database = await openDatabase(
     config.databaseUrl
       ? { url: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs, log }
@@ -43,7 +39,6 @@ export async function openStores(
   try {
     const kcore = createKcoreStore(database)
     const cal = createCalStore(database, {
-      onChanges: calWebhookChanges({ publicUrl, timezone: config.calTimezone }),
       changesRetentionDays: config.calChangesRetentionDays,
     })
     await kcore.migrate()
@@ -66,7 +61,7 @@ export async function createApp(
 ): Promise<App> {
   let port = config.port
   const publicUrl = () => config.publicUrl ?? `http://localhost:${port}`
-  const { database, kcore, cal } = await openStores(config, log, publicUrl)
+  const { database, kcore, cal } = await openStores(config, log)
   try {
     if (config.seed && database.dialect === 'pglite') {
       await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
@@ -89,6 +84,7 @@ export async function createApp(
     const webhooks = webhookSubscriptions(database, { events: WEBHOOK_EVENTS, allowPrivate })
     const sender = createWebhookSender(database, {
       allowPrivate,
+      sources: [calWebhookSource(cal, { publicUrl, timezone: config.calTimezone })],
       onError: (error) => log.error('webhook sending failed', { error: detailOf(error) }),
     })
     const served = createHandler({

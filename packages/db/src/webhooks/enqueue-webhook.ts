@@ -6,14 +6,11 @@ export interface WebhookEvent {
   type: string
   /** The body's `data` (the record as the API returns it), stored as JSON. */
   data: unknown
-}
-
-/** What {@link enqueueWebhooks} did. */
-export interface Enqueued {
-  /** Messages written (one per event and subscription that asked for its type). */
-  written: number
-  /** Every type the API's subscriptions ask for, read by the same statement. */
-  wanted: ReadonlySet<string>
+  /**
+   * When the change was made (default: now): the body's `timestamp`, and only subscriptions
+   * made by then get the event.
+   */
+  at?: Date
 }
 
 /**
@@ -22,33 +19,31 @@ export interface Enqueued {
  * nothing, and a commit is delivered even if the process dies right after it. A subscription
  * made later never gets these events; one deleted later takes its undelivered messages with it.
  *
- * One statement for any number of events, which also answers the types subscribed now, so a
- * caller that renders only what was asked for learns in the same round trip whether a new
- * subscription wants more. Wake a sender with `notify()` after the commit to send them at once
- * instead of at its next poll.
+ * One statement for any number of events; resolves to the number of messages written. Wake a
+ * sender with `notify()` after the commit to send them at once instead of at its next poll.
  */
 export async function enqueueWebhooks<DB>(
   trx: Kysely<DB>,
   api: WebhookApi,
   events: readonly WebhookEvent[],
-): Promise<Enqueued> {
+): Promise<number> {
   const types = events.map((e) => e.type)
+  const ats = events.map((e) => (e.at ?? null)?.toISOString() ?? null)
   // Bound as text, then cast: a parameter typed json would be serialized once more by
   // postgres.js (a JSON string of the JSON) and arrive as a string.
   const payloads = events.map((e) => JSON.stringify(e.data ?? null))
-  const { rows } = await sql<{ written: number; wanted: string[] }>`
+  if (events.length === 0) return 0
+  const { rows } = await sql<{ written: number }>`
     with sent as (
       insert into webhook_message (id, subscription_id, api, type, payload, created, next_attempt_at)
       select 'msg_' || replace(gen_random_uuid()::text, '-', ''), s.id, s.api, e.type,
-        e.payload::json, now(), now()
-      from unnest(${types}::text[], ${payloads}::text[]) as e(type, payload)
+        e.payload::json, coalesce(e.at, now()), now()
+      from unnest(${types}::text[], ${payloads}::text[], ${ats}::timestamptz[]) as e(type, payload, at)
       join webhook_subscription s on s.api = ${api} and e.type = any(s.events)
+        and s.created <= coalesce(e.at, now())
       returning 1)
-    select (select count(*)::int from sent) as written,
-      array(select distinct t from webhook_subscription s, unnest(s.events) t
-        where s.api = ${api}) as wanted`.execute(trx)
-  const row = rows[0]
-  return { written: Number(row?.written ?? 0), wanted: new Set(row?.wanted ?? []) }
+    select count(*)::int as written from sent`.execute(trx)
+  return Number(rows[0]?.written ?? 0)
 }
 
 /** {@link enqueueWebhooks} of one event; returns how many messages were written. */
@@ -58,5 +53,5 @@ export async function enqueueWebhook<DB>(
   type: string,
   data: unknown,
 ): Promise<number> {
-  return (await enqueueWebhooks(trx, api, [{ type, data }])).written
+  return enqueueWebhooks(trx, api, [{ type, data }])
 }

@@ -1,7 +1,8 @@
 /**
- * Webhooks for both APIs, per the Standard Webhooks specification: subscriptions, a
- * transactional outbox written in the caller's transaction, and a sender that runs outside
- * request handling. Run {@link migrateWebhooks} once at start, then:
+ * Webhooks for both APIs, per the Standard Webhooks specification: subscriptions, an outbox
+ * (messages written in the caller's transaction, or made after the commit from a store's
+ * committed changes by a {@link WebhookSource}), and a sender that runs outside request
+ * handling. Run {@link migrateWebhooks} once at start, then:
  *
  * @example
  * await migrateWebhooks(database.db)
@@ -15,7 +16,6 @@
  * sender.notify()
  */
 export {
-  type Enqueued,
   enqueueWebhook,
   enqueueWebhooks,
   type WebhookEvent,
@@ -25,6 +25,7 @@ export { migrateWebhooks, WEBHOOK_MIGRATIONS } from './migrations.js'
 export { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from './retry-schedule.js'
 export type {
   WebhookApi,
+  WebhookCursorTable,
   WebhookDeliveryTable,
   WebhookMessageStatus,
   WebhookMessageTable,
@@ -38,6 +39,7 @@ export {
   type WebhookSender,
   type WebhookSenderOptions,
 } from './webhook-sender.js'
+export { followSource, type SourceRead, type WebhookSource } from './webhook-source.js'
 export {
   DEFAULT_MAX_SUBSCRIPTIONS,
   MAX_DELIVERIES_LIMIT,

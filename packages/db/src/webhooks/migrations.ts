@@ -80,7 +80,24 @@ const initial: Migration = {
   },
 }
 
-const migrations: Record<string, Migration> = { '0001_initial': initial }
+/**
+ * Where each webhook source (a store's committed changes: see `WebhookSource`) has been read
+ * through, so the messages are made once, after the commit, by one sender at a time.
+ */
+const sourceCursors: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('webhook_cursor')
+      .addColumn('source', 'text', (c) => c.primaryKey())
+      .addColumn('position', 'bigint', (c) => c.notNull())
+      .execute()
+  },
+}
+
+const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+  '0002_source_cursors': sourceCursors,
+}
 
 /** This module's migrations, kept apart from every store's by their own bookkeeping tables. */
 export const WEBHOOK_MIGRATIONS: Migrations = {

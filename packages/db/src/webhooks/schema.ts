@@ -18,8 +18,9 @@ export interface WebhookSubscriptionTable {
 }
 
 /**
- * The transactional outbox: one row per (subscription, event), written in the transaction that
- * made the change, so it commits or rolls back with it.
+ * The outbox: one row per (subscription, event), written in the transaction that made the
+ * change, or (for a {@link WebhookCursorTable} source) in the sender's transaction that moves
+ * the source's cursor past the committed change: either way once, and never for a rollback.
  */
 export interface WebhookMessageTable {
   /** The `webhook-id` header: the same on every attempt, so receivers can drop duplicates. */
@@ -53,10 +54,17 @@ export interface WebhookDeliveryTable {
   duration_ms: number
 }
 
+/** How far each webhook source's committed changes have been made into messages. */
+export interface WebhookCursorTable {
+  source: string
+  position: ColumnType<string, string | number, string | number>
+}
+
 /** The tables of `@kcore/db/webhooks`, for `database.db.withTables<WebhookTables>()`. */
 // A type, not an interface: Kysely's `withTables` needs the index signature a type alias has.
 export type WebhookTables = {
   webhook_subscription: WebhookSubscriptionTable
   webhook_message: WebhookMessageTable
   webhook_delivery: WebhookDeliveryTable
+  webhook_cursor: WebhookCursorTable
 }

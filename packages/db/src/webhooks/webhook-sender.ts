@@ -5,6 +5,7 @@ import { guardedFetch } from './guarded-fetch.js'
 import { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from './retry-schedule.js'
 import type { WebhookTables } from './schema.js'
 import { type OutboxMessage, webhookRequest } from './webhook-request.js'
+import { followSource, type WebhookSource } from './webhook-source.js'
 import { checkWebhookTarget, type LookupAll } from './webhook-target.js'
 
 export interface WebhookSenderOptions {
@@ -40,6 +41,11 @@ export interface WebhookSenderOptions {
   now?: () => Date
   /** Resolves host names for the send-time address check (default: the system resolver). */
   lookup?: LookupAll
+  /**
+   * Stores whose committed changes become messages here, after the commit (see
+   * {@link WebhookSource}): each pass reads what came since and writes the messages first.
+   */
+  sources?: readonly WebhookSource[]
   /** Errors of the loop itself (database unavailable); it keeps polling. Default: ignored. */
   onError?: (error: unknown) => void
 }
@@ -47,11 +53,12 @@ export interface WebhookSenderOptions {
 export interface WebhookSender {
   /** Starts the loop: a pass now, then one per poll interval and on every `notify()`. */
   start(): void
-  /** Looks for due messages now (call after a commit that enqueued some). */
+  /** Looks for due messages (and the sources' new changes) now: call after a commit. */
   notify(): void
   /**
-   * One pass now, started or not, resolving once every attempt it began is recorded: for a
-   * command that sends what is due and exits, and for tests.
+   * Passes now, started or not, until one finds nothing more to make or claim, resolving once
+   * every attempt they began is recorded: for a command that sends what is due and exits, and
+   * for tests.
    */
   flush(): Promise<void>
   /**
@@ -69,13 +76,17 @@ interface Claimed extends OutboxMessage {
 }
 
 const DAY = 24 * 60 * 60 * 1000
+/** Changes (revisions) a pass makes into messages per source: a backlog is read in steps. */
+const FOLLOW_BATCH = 100
 const PRUNE_EVERY_MS = 60 * 60 * 1000
 
 /**
  * Sends the outbox's messages outside request handling. Each pass claims due messages with
  * `FOR UPDATE SKIP LOCKED` and a lease (`locked_until`), so with several processes on one
  * PostgreSQL each message is sent by one at a time, and one killed mid-send leaves its messages
- * to another once the lease ends. Every attempt is logged in `webhook_delivery`.
+ * to another once the lease ends. Every attempt is logged in `webhook_delivery`. Before that,
+ * each pass makes the messages of the `sources`' changes committed since (see
+ * {@link WebhookSource}).
  */
 export function createWebhookSender(
   database: Database,
@@ -96,6 +107,7 @@ export function createWebhookSender(
   const send = options.fetch ?? guard?.fetch ?? fetch
   const now = options.now ?? (() => new Date())
   const onError = options.onError ?? (() => {})
+  const sources = options.sources ?? []
 
   const closing = new AbortController()
   /** Attempts in flight, and how many per subscription. */
@@ -123,10 +135,19 @@ export function createWebhookSender(
     })
   }
 
-  async function runPasses(): Promise<void> {
+  /** Passes while one finds more to do: while running, or (`untilIdle`) for `flush`. */
+  async function runPasses(untilIdle = false): Promise<void> {
     do {
       again = false
       try {
+        for (const source of sources) {
+          // One source failing (its store not migrated yet, say) holds back no other message.
+          try {
+            if (await followSource(db, source, FOLLOW_BATCH)) again = true
+          } catch (error) {
+            onError(error)
+          }
+        }
         const free = concurrency - inFlight.size
         if (free > 0) {
           const claimed = await claim(free)
@@ -142,7 +163,7 @@ export function createWebhookSender(
         onError(error)
         return
       }
-    } while (again && running)
+    } while (again && (running || untilIdle))
   }
 
   function track(message: Claimed): void {
@@ -311,7 +332,7 @@ export function createWebhookSender(
       if (closing.signal.aborted) return
       await pass
       const started = new Set(inFlight)
-      await runPasses()
+      await runPasses(true)
       await Promise.all([...inFlight].filter((attempt) => !started.has(attempt)))
     },
     async close() {

@@ -32,7 +32,7 @@ export interface CalApiOptions {
   /**
    * Serves `/cal/events/v1/webhooks` over these subscriptions (`webhookSubscriptions` of
    * `@kcore/db/webhooks`, with {@link WEBHOOK_EVENTS}) to token holders; omitted → not served.
-   * The messages are written by the store's hook (`calWebhookChanges`).
+   * The messages are made by a webhook sender following the store (`calWebhookSource`).
    */
   webhooks?: WebhookSubscriptions
   /** The clock (tests pin it); default `() => new Date()`. */

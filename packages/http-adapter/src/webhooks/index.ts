@@ -1,4 +1,4 @@
-export { type CalWebhookChangesOptions, calWebhookChanges } from './cal-webhook-changes.js'
+export { type CalWebhookSourceOptions, calWebhookSource } from './cal-webhook-source.js'
 export { WEBHOOK_EVENTS } from './webhook-events.js'
 export {
   calWebhookErrors,

@@ -1,0 +1,81 @@
+import { type Kysely, sql } from 'kysely'
+import { enqueueWebhooks, type WebhookEvent } from './enqueue-webhook.js'
+import type { WebhookApi, WebhookTables } from './schema.js'
+
+/** What a {@link WebhookSource} read: its events, and the position it read through. */
+export interface SourceRead {
+  /** Oldest first, each with `at` (when it was committed): only subscriptions made by then get it. */
+  events: (WebhookEvent & { at: Date })[]
+  /** Where the next read starts. */
+  through: number
+}
+
+/**
+ * A store's committed changes as webhook events, read after the commit (the writes themselves
+ * write nothing for webhooks): the sender follows each source with a cursor in
+ * `webhook_cursor`, turns what it reads into messages and moves the cursor in one transaction,
+ * so a change becomes its messages exactly once, by one sender at a time, even across
+ * processes; one that dies mid-way leaves the cursor where it was.
+ */
+export interface WebhookSource {
+  /** The cursor's name (one per source and database), e.g. `cal`. */
+  readonly name: string
+  /** Whose subscriptions get the events. */
+  readonly api: WebhookApi
+  /**
+   * The events after position `after` (0: the first it keeps), at most about `limit` changes'
+   * worth, read in `trx` (the sender's transaction, which holds the cursor); only the types in
+   * `wanted` need `data` (the others may be left out).
+   */
+  read(
+    // biome-ignore lint/suspicious/noExplicitAny: the source reads its own store's tables
+    trx: Kysely<any>,
+    after: number,
+    limit: number,
+    wanted: ReadonlySet<string>,
+  ): Promise<SourceRead>
+}
+
+/**
+ * One step of following `source`: reads what came after its cursor (at most `limit`), writes
+ * the messages and moves the cursor, in one transaction. Another sender holding the cursor
+ * makes this a no-op (`SKIP LOCKED`): it is doing the same. Resolves to true when the read was
+ * full (more may be waiting).
+ */
+export async function followSource(
+  db: Kysely<WebhookTables>,
+  source: WebhookSource,
+  limit: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ position: string }>`
+      select position from webhook_cursor where source = ${source.name}
+      for update skip locked`.execute(trx)
+    let row = rows[0]
+    if (!row) {
+      // New: it starts at the beginning of what the source keeps (a change goes only to the
+      // subscriptions made by its time, so nobody gets the past). Two senders starting at once:
+      // one insert wins, the other finds the cursor held; so does one while another follows it.
+      const made = await sql<{ position: string }>`
+        insert into webhook_cursor (source, position) values (${source.name}, 0)
+        on conflict (source) do nothing returning position`.execute(trx)
+      row = made.rows[0]
+      if (!row) return false
+    }
+    const position = Number(row.position)
+    const subscribed = await trx
+      .selectFrom('webhook_subscription')
+      .select('events')
+      .where('api', '=', source.api)
+      .execute()
+    const wanted = new Set(subscribed.flatMap((s) => s.events))
+    const read = await source.read(trx, position, limit, wanted)
+    const sent = read.events.filter((e) => wanted.has(e.type))
+    if (sent.length > 0) await enqueueWebhooks<WebhookTables>(trx, source.api, sent)
+    if (read.through !== position) {
+      await sql`update webhook_cursor set position = ${read.through}
+        where source = ${source.name}`.execute(trx)
+    }
+    return read.through !== position
+  })
+}
