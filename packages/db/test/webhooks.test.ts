@@ -12,6 +12,7 @@ import {
   WebhookError,
   type WebhookSender,
   type WebhookSenderOptions,
+  type WebhookSource,
   type WebhookTables,
   webhookRequest,
   webhookSubscriptions,
@@ -174,6 +175,43 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
     ])
     const none = await database.db.transaction().execute((trx) => enqueueWebhooks(trx, 'kcore', []))
     expect(none).toBe(0)
+  })
+
+  it('follows a source: its events become messages once, a failing source holds back none', async () => {
+    await receive()
+    await subscribe('/a', ['event.created'])
+    // A source whose history is an array: position n is its n-th event.
+    const history: string[] = ['old']
+    const read: WebhookSource['read'] = async (_trx, after, limit, wanted) => {
+      const events = history.slice(after, after + limit).map((title) => ({
+        type: 'event.created',
+        data: { title },
+        at: new Date(Date.now() + 60_000),
+      }))
+      return { events: events.filter((e) => wanted.has(e.type)), through: after + events.length }
+    }
+    const broken: WebhookSource = {
+      name: 'broken',
+      api: 'cal',
+      read: async () => {
+        throw new Error('store not migrated')
+      },
+    }
+    const errors: unknown[] = []
+    const s = sender({
+      sources: [broken, { name: 'array', api: 'cal', read }],
+      onError: (e) => errors.push(e),
+    })
+    history.push('one', 'two')
+    await commit('event.created', { title: 'direct' })
+    await s.flush()
+    await s.flush()
+    const titles = receiver!.received.map((r) => (r.message?.data as { title?: string })?.title)
+    expect(titles.sort()).toEqual(['direct', 'old', 'one', 'two'])
+    expect(errors.map(String)).toContain('Error: store not migrated')
+    const cursor = await tables().selectFrom('webhook_cursor').selectAll().execute()
+    expect(cursor).toEqual([{ source: 'array', position: expect.anything() }])
+    expect(Number(cursor[0]?.position)).toBe(3)
   })
 
   it('sends nothing for a transaction that rolls back', async () => {
