@@ -39,9 +39,9 @@ export interface CalStore {
   reader(): Promise<CalReader>
   /**
    * What was committed after revision `after`, whole revisions, the first `revisions` of them,
-   * one entry per record and revision (see `readCommittedChanges`). With `trx` (a follower's own transaction,
-   * which may hold its cursor) the changes and the `records` reads run in it. How a webhook
-   * sender follows the calendar after the commit, with nothing added to the writes.
+   * one entry per record and revision (see `readCommittedChanges`). With `trx` (a follower's
+   * own transaction, which may hold its cursor) the changes and the `records` reads run in it.
+   * How a webhook sender follows the calendar after the commit, with nothing added to writes.
    */
   committedChanges(
     after: number,

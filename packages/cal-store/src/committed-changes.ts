@@ -3,7 +3,7 @@ import { type ChangeRow, fold } from './changes.js'
 import type { CalChange } from './record-change.js'
 import type { CalDb } from './store-context.js'
 
-/** One record's change in one committed revision (a write transaction), as a token holder sees it. */
+/** One record's change in one committed revision (one write), as a token holder sees it. */
 export interface CommittedChange extends CalChange {
   /** The revision the write committed as: the order of commits. */
   revision: number
@@ -23,9 +23,9 @@ export interface CommittedChanges {
 
 /**
  * The changes committed after revision `after`, whole revisions only, the first `revisions` of
- * them (`through`: the last one read, else `after`). One record's changes in one revision are folded as the feed
- * folds them for a token holder: created (or made visible again), deleted (trashed, deleted),
- * else updated; one made and deleted in the same write is left out.
+ * them (`through`: the last one read, else `after`). One record's changes in one revision are
+ * folded as the feed folds them for a token holder: created (or made visible again), deleted
+ * (trashed, deleted), else updated; one made and deleted in the same write is left out.
  *
  * Revisions are numbered at commit under one row lock, so a revision read here means every
  * earlier one has committed: a follower that keeps `through` misses nothing and sees nothing

@@ -58,12 +58,11 @@ const DAY_MS = 86_400_000
  */
 export function createCalStore(database: Database, options: CalStoreOptions = {}): CalStore {
   const db: CalDb = database.db.withTables<CalSchema>()
-  const base: StoreContext = {
+  const ctx: StoreContext = {
     db,
     now: options.now ?? (() => new Date()),
     revision: revisionReads(database, REVISION_CHANNEL, () => queryRevision(db)),
   }
-  const ctx = base
   const model =
     options.listModel === false ? undefined : createEventListModel(db, options.listModel ?? {})
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
@@ -118,7 +117,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
         listedAt = read.revision
         return read.value
       }
-    const inTrx = (trx: CalDb): StoreContext => ({ ...base, db: trx })
+    const inTrx = (trx: CalDb): StoreContext => ({ ...ctx, db: trx })
     return {
       revision,
       events: { list: listed((filter: EventListFilter = {}) => eventList(filter)) },
@@ -184,7 +183,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     },
     reader,
     async committedChanges(after, revisions, trx) {
-      const inTrx: StoreContext = trx ? { ...base, db: trx as CalDb } : base
+      const inTrx: StoreContext = trx ? { ...ctx, db: trx as CalDb } : ctx
       const read = await readCommittedChanges(inTrx.db, after, revisions)
       return { ...read, records: recordsIn(inTrx) }
     },
