@@ -19,6 +19,8 @@ export interface CommittedChanges {
   changes: CommittedChange[]
   /** The last revision read in full: where the next read starts. */
   through: number
+  /** True when the read stopped at `revisions`: more may follow `through`. */
+  more: boolean
 }
 
 /**
@@ -38,7 +40,7 @@ export async function readCommittedChanges(
   revisions: number,
 ): Promise<CommittedChanges> {
   const trx = db as CalDb
-  const { rows } = await sql<ChangeRow & { revision: string; at: Date | string }>`
+  const { rows } = await sql<ChangeRow & { revision: string; at: Date | string; due: number }>`
     with due as (
       select distinct revision from cal_change
       where revision > ${after} order by revision limit ${revisions})
@@ -46,7 +48,7 @@ export async function readCommittedChanges(
       (array_agg(c.before_status order by c.seq))[1] as before_status,
       (array_agg(c.after_status order by c.seq desc))[1] as after_status,
       (array_agg(c.modified order by c.seq desc))[1] as modified,
-      max(c.at) as at
+      max(c.at) as at, (select count(*) from due)::int as due
     from cal_change c join due on due.revision = c.revision
     group by c.revision, c.kind, c.record_id
     order by c.revision, c.kind, c.record_id`.execute(trx)
@@ -58,5 +60,5 @@ export async function readCommittedChanges(
     for (const { kind, id, action, modified } of fold([row], 'all'))
       changes.push({ kind, id, action, modified, at: new Date(row.at), revision })
   }
-  return { changes, through }
+  return { changes, through, more: (rows[0]?.due ?? 0) >= revisions }
 }

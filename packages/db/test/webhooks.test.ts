@@ -188,7 +188,11 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
         data: { title },
         at: new Date(Date.now() + 60_000),
       }))
-      return { events: events.filter((e) => wanted.has(e.type)), through: after + events.length }
+      return {
+        events: events.filter((e) => wanted.has(e.type)),
+        through: after + events.length,
+        more: after + limit < history.length,
+      }
     }
     const broken: WebhookSource = {
       name: 'broken',

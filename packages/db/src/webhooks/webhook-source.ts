@@ -8,6 +8,8 @@ export interface SourceRead {
   events: (WebhookEvent & { at: Date })[]
   /** Where the next read starts. */
   through: number
+  /** True when the read stopped at its limit: more may be waiting. */
+  more: boolean
 }
 
 /**
@@ -39,8 +41,7 @@ export interface WebhookSource {
 /**
  * One step of following `source`: reads what came after its cursor (at most `limit`), writes
  * the messages and moves the cursor, in one transaction. Another sender holding the cursor
- * makes this a no-op (`SKIP LOCKED`): it is doing the same. Resolves to true when the read was
- * full (more may be waiting).
+ * makes this a no-op (`SKIP LOCKED`): it is doing the same. Resolves to the read's `more`.
  */
 export async function followSource(
   db: Kysely<WebhookTables>,
@@ -76,6 +77,6 @@ export async function followSource(
       await sql`update webhook_cursor set position = ${read.through}
         where source = ${source.name}`.execute(trx)
     }
-    return read.through !== position
+    return read.more
   })
 }

@@ -42,9 +42,9 @@ export function calWebhookSource(
     name: 'cal',
     api: 'cal',
     async read(trx, after, limit, wanted) {
-      const { changes, through, records } = await store.committedChanges(after, limit, trx)
+      const { changes, through, more, records } = await store.committedChanges(after, limit, trx)
       const sent = changes.filter((c) => wanted.has(typeOf(c)))
-      if (sent.length === 0) return { events: [], through }
+      if (sent.length === 0) return { events: [], through, more }
       const data = await renderChanges(
         sent,
         records,
@@ -57,6 +57,7 @@ export function calWebhookSource(
           at: change.at,
         })),
         through,
+        more,
       }
     },
   }
