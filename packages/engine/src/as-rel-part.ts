@@ -88,31 +88,11 @@ export async function parseAsRelPart(
   part: number,
   parts: number,
   budget: TextBudget,
-  magics: readonly number[] = findMagics(bytes),
-): Promise<AsRelPart> {
-  return readPart(
-    bytes,
-    partStart(bytes, magics, part, parts),
-    partStart(bytes, magics, part + 1, parts),
-    part === 0,
-    budget,
-    magics,
-  )
-}
-
-/** The blocks that start in bits `[fromBit, toBit)` (from 0: the first stream header on). */
-async function readPart(
-  bytes: Uint8Array,
-  fromBit: number,
-  toBit: number,
-  first: boolean,
-  budget: TextBudget,
-  magics: readonly number[],
 ): Promise<AsRelPart> {
   const reader = new AsRelLineReader()
   const headChunks: Uint8Array[] = []
   let headLength = 0
-  let headEnded = first
+  let headEnded = part === 0
   const push = (chunk: Uint8Array) => {
     budget.count(chunk.length)
     if (headEnded) return reader.push(chunk)
@@ -128,10 +108,12 @@ async function readPart(
       reader.push(chunk.subarray(newline + 1))
     }
   }
+  // every part frames the whole file itself (a few ms): the same magics, no messages
+  const magics = findMagics(bytes)
   const range = decodeBzip2Range(
     bytes,
-    fromBit,
-    toBit,
+    partStart(bytes, magics, part, parts),
+    partStart(bytes, magics, part + 1, parts),
     await loadBzip2BlockDecoder(),
     { push, room: budget.room, refuse: budget.refuse },
     magics,
@@ -148,32 +130,4 @@ async function readPart(
     metadata,
     serial2: reader.serial2,
   }
-}
-
-/**
- * Decodes and parses the parts of a bzip2 snapshot that this worker claims off `claims` (a
- * shared counter of the parts taken, one cell), one at a time until none is left; the other
- * workers of the snapshot claim off the same counter. Part `k` is the file's `k`-th block
- * magic (the first from the stream header on): a worker that gets less of the CPU (the cores
- * are shared) reads fewer blocks, and the workers run out of work together, within a block.
- * Every worker frames the whole file itself (a few ms): the same parts, no messages.
- *
- * @throws as {@link parseAsRelPart}; the claims go on in the other workers.
- */
-export async function parseClaimedParts(
-  bytes: Uint8Array,
-  claims: Int32Array,
-  budget: TextBudget,
-): Promise<{ parts: number; read: Map<number, AsRelPart> }> {
-  const magics = findMagics(bytes)
-  const blocks = magics.filter((at) => readMagic(bytes, at) === BLOCK_MAGIC)
-  const parts = Math.max(1, blocks.length)
-  // (never 0 but for the first: bit 0 would mean the first stream header)
-  const start = (part: number) =>
-    part === 0 ? 0 : part < parts ? Math.max(1, blocks[part]!) : Number.POSITIVE_INFINITY
-  const read = new Map<number, AsRelPart>()
-  for (let part = Atomics.add(claims, 0, 1); part < parts; part = Atomics.add(claims, 0, 1)) {
-    read.set(part, await readPart(bytes, start(part), start(part + 1), part === 0, budget, magics))
-  }
-  return { parts, read }
 }

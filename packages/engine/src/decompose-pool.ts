@@ -23,8 +23,8 @@ export interface DecomposeOptions {
 
 /**
  * @internal What the pool posts to a worker: a whole snapshot, or (`split`) the lead of a bzip2
- * snapshot split across workers, which reads the parts it claims and stitches them with the
- * helpers' parts, received on `helpers` (one port per helper).
+ * snapshot split across workers, which reads part 0 and stitches the helpers' parts, received
+ * on `helpers` (one port per helper, in part order).
  */
 export type DecomposeJob =
   | { kind: 'whole'; bytes: Uint8Array; maxDecompressedBytes?: number }
@@ -32,22 +32,18 @@ export type DecomposeJob =
       kind: 'split'
       bytes: Uint8Array
       helpers: MessagePort[]
-      /** Parts claimed so far by the workers of the snapshot (an Int32Array's one cell). */
-      claims: SharedArrayBuffer
       /** Text bytes decoded so far by all parts (a BigInt64Array's one cell). */
       counted: SharedArrayBuffer
       maxDecompressedBytes?: number
     }
 
-/**
- * @internal A helper's share of a split snapshot: the parts it claims (`parseClaimedParts`),
- * sent to `lead` as `[part, AsRelPart]` entries (undefined if one failed).
- */
+/** @internal A helper's share of a split snapshot; its `AsRelPart` goes to `lead`. */
 export interface PartJob {
   kind: 'part'
   bytes: Uint8Array
+  part: number
+  parts: number
   lead: MessagePort
-  claims: SharedArrayBuffer
   counted: SharedArrayBuffer
   maxDecompressedBytes?: number
 }
@@ -175,15 +171,15 @@ export class DecomposePool {
       const shared = new Uint8Array(new SharedArrayBuffer(bytes.length))
       shared.set(bytes)
       const counted = new SharedArrayBuffer(8)
-      const claims = new SharedArrayBuffer(4)
       const channels = helpers.map(() => new MessageChannel())
       helpers.forEach((helper, i) => {
         const lead = channels[i]!.port2
         const job: PartJob = {
           kind: 'part',
           bytes: shared,
+          part: i + 1,
+          parts: helpers.length + 1,
           lead,
-          claims,
           counted,
           maxDecompressedBytes,
         }
@@ -194,7 +190,6 @@ export class DecomposePool {
         kind: 'split',
         bytes: shared,
         helpers: ports,
-        claims,
         counted,
         maxDecompressedBytes,
       }

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import { AsRelParseError } from './as-rel-parse-error.js'
-import { type AsRelPart, parseClaimedParts, type TextBudget } from './as-rel-part.js'
+import { type AsRelPart, parseAsRelPart, type TextBudget } from './as-rel-part.js'
 import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { coreDecomposition } from './core-decomposition.js'
 import type { Decomposed, DecomposeJob, DecomposeReply, PartJob } from './decompose-pool.js'
@@ -9,8 +9,8 @@ import { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressedCapError } from './parse-as
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 
 // Decode, parse and decompose here, off the thread that answers requests: a whole snapshot,
-// or (for a bzip2 file split across workers) the parts claimed here plus the stitching of the
-// helpers' parts, or one helper's claimed parts. The typed arrays go back transferred, not copied.
+// or (for a bzip2 file split across workers) part 0 plus the stitching of the helpers' parts,
+// or one helper's part. The typed arrays go back transferred, not copied.
 const port = parentPort
 if (!port) throw new Error('decompose-worker.ts runs as a worker thread only')
 // libbzip2's WebAssembly compiles once per thread: start now, while the first job is on its way
@@ -54,42 +54,28 @@ async function decompose(job: DecomposeJob): Promise<Decomposed> {
   return decomposeSnapshot(job.bytes, { maxDecompressedBytes: job.maxDecompressedBytes })
 }
 
-/**
- * The parts claimed here read here, the others by the helpers, all stitched in order;
- * undefined if anything failed.
- */
+/** Part 0 read here, the others by the helpers, stitched; undefined if anything failed. */
 async function splitGraph(job: Extract<DecomposeJob, { kind: 'split' }>) {
   const theirs = job.helpers.map(
     (helper) =>
-      new Promise<[number, AsRelPart][] | undefined>((resolve) => {
-        helper.once('message', (parts: [number, AsRelPart][] | undefined) => {
+      new Promise<AsRelPart | undefined>((resolve) => {
+        helper.once('message', (part: AsRelPart | undefined) => {
           helper.close()
-          resolve(parts)
+          resolve(part)
         })
       }),
   )
-  let own: Awaited<ReturnType<typeof parseClaimedParts>> | undefined
+  let own: AsRelPart | undefined
   try {
-    own = await parseClaimedParts(job.bytes, new Int32Array(job.claims), budget(job))
+    own = await parseAsRelPart(job.bytes, 0, job.helpers.length + 1, budget(job))
   } catch {}
-  const helped = await Promise.all(theirs)
+  const parts = await Promise.all(theirs)
   // a bomb: refused now, not read a second time
   if (capExceeded(job))
     throw decompressedCapError(job.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES, 1)
-  if (!own) return undefined
-  const read = own.read
-  for (const parts of helped) {
-    if (!parts) return undefined
-    for (const [part, value] of parts) read.set(part, value)
-  }
-  const parts: AsRelPart[] = []
-  for (let part = 0; part < own.parts; part++) {
-    const value = read.get(part)
-    if (!value) return undefined
-    parts.push(value)
-  }
+  if (!own || !parts.every((part) => part !== undefined)) return undefined
   try {
-    return stitchAsRelParts(parts)
+    return stitchAsRelParts([own, ...parts])
   } catch {
     return undefined
   }
@@ -125,16 +111,13 @@ function capExceeded(job: { counted: SharedArrayBuffer; maxDecompressedBytes?: n
 }
 
 async function readPart(job: PartJob): Promise<void> {
-  let parts: [number, AsRelPart][] | undefined
+  let part: AsRelPart | undefined
   try {
-    const { read } = await parseClaimedParts(job.bytes, new Int32Array(job.claims), budget(job))
-    parts = [...read]
+    part = await parseAsRelPart(job.bytes, job.part, job.parts, budget(job))
   } catch {
     // the lead reads the snapshot again in one part, which reports the error
   }
-  if (parts) {
-    const buffers = parts.map(([, part]) => part.pairs.buffer as ArrayBuffer)
-    job.lead.postMessage(parts, buffers)
-  } else job.lead.postMessage(undefined)
+  if (part) job.lead.postMessage(part, [part.pairs.buffer as ArrayBuffer])
+  else job.lead.postMessage(undefined)
   job.lead.close()
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { AsGraph } from './as-graph.js'
-import { parseAsRelPart, parseClaimedParts, UNLIMITED } from './as-rel-part.js'
+import { parseAsRelPart, UNLIMITED } from './as-rel-part.js'
 import { parseAsRel } from './parse-as-rel.js'
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 
@@ -96,24 +96,5 @@ describe('stitchAsRelParts', () => {
     expect(() => stitchAsRelParts([parts[0]!, parts[1]!, parts[1]!, parts[2]!])).toThrow(
       /do not chain/,
     )
-  })
-
-  it('reads the parts claimed off a shared counter: a block each, the rest left to others', async () => {
-    // level 1: blocks of 100 kB of text, so this text makes several
-    const text = Array.from({ length: 60_000 }, (_, i) => `${i}|${(i * 7) % 60_000}|-1|bgp`)
-    const bytes = bzip2(text.join('\n'))
-    const expected = await parseAsRel(bytes)
-    const claims = new Int32Array(new SharedArrayBuffer(4))
-    claims[0] = 2 // parts 0 and 1 taken by another worker
-    const { parts, read } = await parseClaimedParts(bytes, claims, UNLIMITED)
-    expect(parts).toBeGreaterThan(4)
-    expect([...read.keys()]).toEqual(Array.from({ length: parts - 2 }, (_, k) => k + 2))
-    expect(claims[0]).toBeGreaterThan(parts) // nothing left: every later claim comes back empty
-    for (const part of read.values()) expect(part.range.items.length).toBeGreaterThan(0)
-    // the other worker's parts, from a reading of them all
-    const all = await parseClaimedParts(bytes, new Int32Array(new SharedArrayBuffer(4)), UNLIMITED)
-    const others = [all.read.get(0)!, all.read.get(1)!]
-    expectSameGraph(stitchAsRelParts([...others, ...read.values()]), expected, 'claimed parts')
-    expectSameGraph(stitchAsRelParts([...all.read.values()]), expected, 'all parts')
   })
 })
