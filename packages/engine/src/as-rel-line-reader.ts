@@ -54,6 +54,11 @@ export class AsRelLineReader {
       start = newline + 1
     }
     for (;;) {
+      const next = this.#plainLine(chunk, start)
+      if (next >= 0) {
+        start = next
+        continue
+      }
       const newline = chunk.indexOf(LF, start)
       if (newline < 0) break
       this.#line(chunk, start, newline)
@@ -88,6 +93,50 @@ export class AsRelLineReader {
       this.#carry = new Uint8Array(0)
       this.#line(line, 0, line.length)
     }
+  }
+
+  /**
+   * Reads the line at `start` in one pass when it is a plain data line (`AS|AS|rel`, or with a
+   * source column free of pipes and blanks, ended by a newline in this chunk), as almost every
+   * line is: no search for the newline first, no trimming. Returns where the next line starts,
+   * or -1 (nothing read) for any other line, which {@link #line} then reads in full.
+   */
+  #plainLine(bytes: Uint8Array, start: number): number {
+    const n = bytes.length
+    let i = start
+    let a = 0
+    for (; i < n; i++) {
+      const c = bytes[i]!
+      if (c < ZERO || c > NINE) break
+      a = a * 10 + (c - ZERO)
+    }
+    if (i === start || i - start > 10 || a > MAX_ASN || bytes[i] !== PIPE) return -1
+    const second = ++i
+    let b = 0
+    for (; i < n; i++) {
+      const c = bytes[i]!
+      if (c < ZERO || c > NINE) break
+      b = b * 10 + (c - ZERO)
+    }
+    if (i === second || i - second > 10 || b > MAX_ASN || bytes[i] !== PIPE) return -1
+    i++
+    if (bytes[i] === MINUS && bytes[i + 1] === ONE) i += 2
+    else if (bytes[i] === ZERO) i++
+    else return -1
+    if (bytes[i] !== LF) {
+      if (bytes[i] !== PIPE) return -1
+      const source = ++i
+      for (; i < n; i++) {
+        const c = bytes[i]!
+        if (c === LF || c === PIPE || c === CR || c === SPACE || c === TAB) break
+      }
+      if (i === source || bytes[i] !== LF) return -1
+      this.serial2 = true
+    }
+    this.lineCount++
+    // self-loops are kept here so their AS stays in the graph; buildAsGraph drops the loop
+    this.edges.add(a, b)
+    return i + 1
   }
 
   #line(bytes: Uint8Array, start: number, end: number): void {

@@ -11,7 +11,7 @@ const MAX_LINE_BYTES = 1 << 20
 
 /**
  * One part of a bzip2 snapshot decoded and parsed on its own (in its own worker): the blocks
- * that start in its share of the block list ({@link partStart}), their text read line by line.
+ * that start in its share of the file's bits ({@link partStart}), their text read line by line.
  * Its text starts and ends anywhere in a line, so the partial lines at both ends are kept as
  * bytes for {@link stitchAsRelParts}, which reads them with the neighbouring parts' ends.
  */
@@ -31,16 +31,12 @@ export interface AsRelPart {
 }
 
 /**
- * How much less of the blocks the lead (part 0) takes, as a share of the whole file's decode
- * and parse time: after its part it waits for the others, stitches, builds the CSR and
- * decomposes, which for a 2024 file takes about a quarter of that time.
- */
-const LEAD_TAIL = 0.25
-
-/**
- * Where part `part` of `parts` starts, in bits (past the last part: +∞): at a block magic, a
- * share of the file's block magics in. The lead gets its share less {@link LEAD_TAIL}, the
- * others the rest in equal shares, so that all finish together. A part may get no block.
+ * Where part `part` of `parts` starts, in bits (past the last part: +∞): at the block magic
+ * nearest to `part / parts` of the file's bits, so that every part gets an equal share of the
+ * compressed bits (decode and parse time follow them; a block count would not, the last block
+ * of a stream being short). The lead gets no less than a helper: its stitching, graph build
+ * and decomposition need every part's pairs, so they cannot start before the last helper is
+ * done, and a lead with less to read would only wait for it. A part may get no block.
  */
 export function partStart(
   data: Uint8Array,
@@ -50,12 +46,15 @@ export function partStart(
 ): number {
   if (part === 0) return 0
   if (part >= parts) return Number.POSITIVE_INFINITY
-  const blocks = magics.filter((at) => readMagic(data, at) === BLOCK_MAGIC)
-  const lead = Math.max(0, (1 + LEAD_TAIL) / parts - LEAD_TAIL)
-  const share = lead + ((part - 1) * (1 - lead)) / (parts - 1)
-  const index = Math.round(blocks.length * share)
+  // the block starts, then the file's end (a part starting there gets no block)
+  const starts = magics.filter((at) => readMagic(data, at) === BLOCK_MAGIC)
+  starts.push(data.length * 8)
+  const target = (data.length * 8 * part) / parts
+  // the first start at or after the target, or the one before it when that one is nearer
+  let index = starts.findIndex((at) => at >= target)
+  if (index > 0 && target - starts[index - 1]! < starts[index]! - target) index--
   // (never 0: bit 0 would mean the first stream header, which only the lead reads)
-  return index < blocks.length ? blocks[index]! : Math.max(1, data.length * 8)
+  return Math.max(1, starts[index]!)
 }
 
 /** The decompressed size cap as the parts of one snapshot share it. */
