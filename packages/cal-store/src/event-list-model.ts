@@ -201,9 +201,8 @@ export function createEventListModel(db: CalDb, options: ListModelOptions = {}):
               return scanEvents(loaded.columns, plan, steps)
             },
             async series(plan, filter) {
-              const filters = seriesFilters(plan)
               const steps = await prepareScan(
-                { ...plan, filters },
+                { ...plan, filters: seriesFilters(plan) },
                 { lower: (w) => lowerWords(snapshot, w) },
               )
               if (!steps || loaded?.revision !== revision) return undefined

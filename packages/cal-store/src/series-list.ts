@@ -45,9 +45,9 @@ export const seriesFilters = (plan: EventListPlan): ActiveFilter[] =>
   plan.filters.filter((f) => !OCCURRENCE_FILTERS.has(f.name))
 
 /**
- * The series `include` and `post_parent` leave (a series whose id or slot `include` names,
- * the series `post_parent` names), for the SQL form and the model's alike; `undefined` for
- * neither given.
+ * What `include` and `post_parent` ask of a series row, for the SQL form and the model's
+ * alike: its id or slot among `include`'s (each part `undefined` when not given), its id
+ * `post_parent`.
  */
 function seriesNames(filter: EventListFilter) {
   const ids = filter.include?.filter(isEventId)
