@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
+import type { SeriesRow } from './series-list.js'
 import { POST_STATUSES } from './status.js'
 import type { CalDb } from './store-context.js'
 
@@ -41,24 +42,29 @@ export type EventListRow = Awaited<ReturnType<typeof selectRows>>[number]
 
 /** The list columns of every event, or of `ids`. */
 export function selectRows(db: CalDb, ids?: number[]) {
-  let q = db
-    .selectFrom('cal_event')
-    .select([
-      'id',
-      'status',
-      ...STORED_FLAGS,
-      'post_parent',
-      'venue_id',
-      'term_ids',
-      'occurrence_id',
-      'search_text',
-      START_MS.as('start_ms'),
-      START_US.as('start_us'),
-      END_MS.as('end_ms'),
-      END_US.as('end_us'),
-      sql<boolean>`password_hash is not null`.as('protected'),
-      sql<boolean>`recurrence is not null`.as('series'),
-    ])
+  let q = db.selectFrom('cal_event').select([
+    'id',
+    'status',
+    ...STORED_FLAGS,
+    'post_parent',
+    'venue_id',
+    'term_ids',
+    'occurrence_id',
+    'search_text',
+    START_MS.as('start_ms'),
+    START_US.as('start_us'),
+    END_MS.as('end_ms'),
+    END_US.as('end_us'),
+    sql<boolean>`password_hash is not null`.as('protected'),
+    sql<boolean>`recurrence is not null`.as('series'),
+    // What placing a series' occurrences needs (`SeriesRow`), so a list matches the series
+    // here too; null on the other rows, which are most.
+    'recurrence',
+    'series_slot',
+    sql<string | null>`case when recurrence is not null then timezone end`.as('series_zone'),
+    sql<boolean | null>`case when recurrence is not null then all_day end`.as('series_all_day'),
+    'occurrence_key',
+  ])
   if (ids) q = q.where('id', 'in', ids)
   return q.execute()
 }
@@ -141,6 +147,12 @@ export class EventColumns {
   order = new Int32Array(0)
   /** At least the longest duration in ms (kept as an upper bound on deletes). */
   maxDurationMs = 0
+  /** Each series row's slot, with its row's fields but the override keys. */
+  readonly series = new Map<number, Omit<SeriesRow, 'override_keys'>>()
+  /** Each override row's slot, with its series' row id and its occurrence key. */
+  private readonly overrideOf = new Map<number, { parent: number; key: number }>()
+  /** Override keys by series row id, each by its override row's slot. */
+  private readonly overrideKeys = new Map<number, Map<number, number>>()
 
   get size(): number {
     return this.order.length
@@ -156,6 +168,7 @@ export class EventColumns {
       moved.add(slot)
       if (!found.has(id)) {
         this.slotOf.delete(id)
+        this.forgetSeries(slot)
         this.termsLive -= this.termCount.data[slot] as number
         this.termCount.set(slot, 0)
         this.text[slot] = ''
@@ -200,9 +213,46 @@ export class EventColumns {
     this.order = order
   }
 
+  /** The series row `id`'s override keys (any status, as an override row is never listed alone). */
+  overrideKeysOf(id: number): number[] {
+    const keys = this.overrideKeys.get(id)
+    return keys ? [...keys.values()] : []
+  }
+
+  /** Drops what `slot` held as a series row or an override row. */
+  private forgetSeries(slot: number): void {
+    this.series.delete(slot)
+    const override = this.overrideOf.get(slot)
+    if (!override) return
+    this.overrideOf.delete(slot)
+    const keys = this.overrideKeys.get(override.parent)
+    keys?.delete(slot)
+    if (keys?.size === 0) this.overrideKeys.delete(override.parent)
+  }
+
   private write(slot: number, row: EventListRow): void {
     const startMs = Number(row.start_ms)
     const endMs = Number(row.end_ms)
+    this.forgetSeries(slot)
+    if (row.recurrence !== null) {
+      this.series.set(slot, {
+        id: row.id,
+        recurrence: row.recurrence,
+        start_utc: new Date(startMs),
+        end_utc: new Date(endMs),
+        timezone: row.series_zone as string,
+        all_day: row.series_all_day === true,
+        sticky: row.sticky,
+        series_slot: row.series_slot,
+      })
+    }
+    if (row.occurrence_key !== null && row.post_parent !== null) {
+      const key = Number(row.occurrence_key)
+      this.overrideOf.set(slot, { parent: row.post_parent, key })
+      let keys = this.overrideKeys.get(row.post_parent)
+      if (!keys) this.overrideKeys.set(row.post_parent, (keys = new Map()))
+      keys.set(slot, key)
+    }
     this.id.set(slot, row.id)
     this.publicId.set(slot, row.occurrence_id === null ? row.id : Number(row.occurrence_id))
     this.startMs.set(slot, startMs)

@@ -2,8 +2,9 @@ import { sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { EventColumns, selectRows } from './event-columns.js'
 import type { EventIdIndex, EventIdSnapshot } from './event-list.js'
-import { prepareScan, scanEvents } from './event-list-scan.js'
+import { prepareScan, scanEvents, scanSeries } from './event-list-scan.js'
 import { MAX_IDS } from './id-list.js'
+import { seriesFilters, seriesNamedBy } from './series-list.js'
 import type { CalDb } from './store-context.js'
 import { readTermSnapshot, type TermSnapshot } from './term-snapshot.js'
 
@@ -172,6 +173,13 @@ export function createEventListModel(db: CalDb, options: ListModelOptions = {}):
               // The words' round trip may have let a catch-up in: scan what is there now.
               return steps && scanEvents((loaded ?? model).columns, plan, steps)
             },
+            async series(plan, filter) {
+              const steps = await prepareScan(
+                { ...plan, filters: seriesFilters(plan) },
+                { lower: (w) => lowerWords(db, w) },
+              )
+              return steps && scanSeries((loaded ?? model).columns, steps, seriesNamedBy(filter))
+            },
           }
         }
         await advance(model)
@@ -191,6 +199,14 @@ export function createEventListModel(db: CalDb, options: ListModelOptions = {}):
               // Its columns change in place when it moves on: scan only while it is here.
               if (!steps || loaded?.revision !== revision) return undefined
               return scanEvents(loaded.columns, plan, steps)
+            },
+            async series(plan, filter) {
+              const steps = await prepareScan(
+                { ...plan, filters: seriesFilters(plan) },
+                { lower: (w) => lowerWords(snapshot, w) },
+              )
+              if (!steps || loaded?.revision !== revision) return undefined
+              return scanSeries(loaded.columns, steps, seriesNamedBy(filter))
             },
           }
         }

@@ -2,6 +2,7 @@ import { type EventColumns, flagBit, hasBit } from './event-columns.js'
 import type { MemoryContext } from './event-filters/event-filter.js'
 import type { IdPage } from './event-list.js'
 import type { EventListPlan } from './event-list-plan.js'
+import type { SeriesRow } from './series-list.js'
 
 /** A test of one slot, for a filter no column test below fits. */
 export type SlotTest = (slot: number) => boolean
@@ -131,32 +132,31 @@ export async function prepareScan(
 }
 
 /**
- * The page and total of `plan` over `columns`, its filters' tests added by `steps`: the
- * range of positions the start bounds leave is walked once, every other test inline.
+ * The slots among `candidates[from … to)` that pass every test of `q`: the one scan rule, for
+ * single events (the positions of the list order the start bounds leave) and for series rows.
+ * `must` and `mustNot` add flag bits to the query's.
  */
-export function scanEvents(
-  columns: EventColumns,
-  plan: EventListPlan,
-  steps: readonly ScanStep[],
-): IdPage {
-  const c = columns
-  const q = new ScanQuery(c)
-  for (const step of steps) step(q)
-  const { lo, hi, endMin, endMinOpen, endMax, endMaxOpen, must, statusMask } = q
-  // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
-  const mustNot = q.mustNot | SERIES
+function matchSlots(
+  q: ScanQuery,
+  candidates: Int32Array,
+  from: number,
+  to: number,
+  flags: { must: number; mustNot: number },
+): number[] {
+  const c = q.columns
+  const { endMin, endMinOpen, endMax, endMaxOpen, statusMask } = q
+  const must = q.must | flags.must
+  const mustNot = q.mustNot | flags.mustNot
   const { slots: mask, ids, venues, postParent, tests } = q
-  const order = c.order
   const flagsOf = c.flags.data
   const statusOf = c.status.data
   const endOf = c.end.data
-  const idOf = c.id.data
   const publicIdOf = c.publicId.data
   const venueOf = c.venue.data
   const parentOf = c.postParent.data
   const matched: number[] = []
-  next: for (let p = lo; p < hi; p++) {
-    const slot = order[p] as number
+  next: for (let p = from; p < to; p++) {
+    const slot = candidates[p] as number
     if (mask && !hasBit(mask, slot)) continue
     const flags = flagsOf[slot] as number
     if ((flags & mustNot) !== 0 || (flags & must) !== must) continue
@@ -170,6 +170,24 @@ export function scanEvents(
     for (let t = 0; t < tests.length; t++) if (!(tests[t] as SlotTest)(slot)) continue next
     matched.push(slot)
   }
+  return matched
+}
+
+/**
+ * The page and total of `plan` over `columns`, its filters' tests added by `steps`: the
+ * range of positions the start bounds leave is walked once, every other test inline.
+ */
+export function scanEvents(
+  columns: EventColumns,
+  plan: EventListPlan,
+  steps: readonly ScanStep[],
+): IdPage {
+  const c = columns
+  const q = new ScanQuery(c)
+  for (const step of steps) step(q)
+  // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
+  const matched = matchSlots(q, c.order, q.lo, q.hi, { must: 0, mustNot: SERIES })
+  const flagsOf = c.flags.data
   const listed = plan.stickyFirst
     ? [
         ...matched.filter((s) => (flagsOf[s] as number) & STICKY),
@@ -177,10 +195,32 @@ export function scanEvents(
       ]
     : matched
   const page = listed.slice(plan.offset, plan.offset + plan.limit)
+  const idOf = c.id.data
   const startOf = c.startMs.data
   return {
     ids: page.map((s) => idOf[s] as number),
     starts: page.map((s) => startOf[s] as number),
     total: matched.length,
   }
+}
+
+/**
+ * The series rows passing `steps` (the memory forms of the filters a series row is matched
+ * by, `seriesFilters` in `series-list.ts`) by the rule single events are scanned by, and
+ * `named`, by id; `series-list.ts` places their occurrences.
+ */
+export function scanSeries(
+  columns: EventColumns,
+  steps: readonly ScanStep[],
+  named: (row: { id: number; series_slot: number | null }) => boolean,
+): SeriesRow[] {
+  const q = new ScanQuery(columns)
+  for (const step of steps) step(q)
+  const rows = Int32Array.from(columns.series.keys())
+  const found: SeriesRow[] = []
+  for (const slot of matchSlots(q, rows, 0, rows.length, { must: SERIES, mustNot: 0 })) {
+    const row = columns.series.get(slot)
+    if (row && named(row)) found.push({ ...row, override_keys: columns.overrideKeysOf(row.id) })
+  }
+  return found.sort((a, b) => a.id - b.id)
 }

@@ -8,7 +8,7 @@ import { readEvents } from './event-rows.js'
 import { validIds } from './id-list.js'
 import type { ListResult } from './page.js'
 import { emptyList } from './paging.js'
-import { listSeriesRows, listWithSeries, matchingSeries } from './series-list.js'
+import { listSeriesRows, listWithSeries, matchingSeries, type SeriesRow } from './series-list.js'
 import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
 
@@ -110,6 +110,8 @@ export interface EventIdSnapshot {
   terms: TermResolver
   /** `plan`'s page, or `undefined` to leave the plan to SQL. */
   list(plan: EventListPlan): Promise<IdPage | undefined>
+  /** The series `plan` and `filter` match (see `matchingSeries`), or `undefined`: use SQL. */
+  series(plan: EventListPlan, filter: EventListFilter): Promise<SeriesRow[] | undefined>
 }
 
 /** Answers lists from memory when it can. */
@@ -133,7 +135,7 @@ export async function listEvents(
   if (!plan) return emptyList()
   const singles = async (p: EventListPlan) =>
     (await snapshot?.list(p)) ?? (await listEventIds(db, p))
-  const series = await matchingSeries(db, plan, filter)
+  const series = (await snapshot?.series(plan, filter)) ?? (await matchingSeries(db, plan, filter))
   if (filter.series_rows) return listSeriesRows(db, filter, series, await singles(plan))
   if (series.length === 0) {
     const found = await singles(plan)

@@ -40,11 +40,45 @@ export interface SeriesRow {
   override_keys: number[]
 }
 
+/** The filters of `plan` a series row is matched by: all but the ones placing occurrences. */
+export const seriesFilters = (plan: EventListPlan): ActiveFilter[] =>
+  plan.filters.filter((f) => !OCCURRENCE_FILTERS.has(f.name))
+
+/**
+ * What `include` and `post_parent` ask of a series row, for the SQL form and the model's
+ * alike: its id or slot among `include`'s (each part `undefined` when not given), its id
+ * `post_parent`.
+ */
+function seriesNames(filter: EventListFilter) {
+  const ids = filter.include?.filter(isEventId)
+  return {
+    include: ids && {
+      serial: validIds(ids),
+      slots: ids.flatMap((id) => decodeOccurrenceId(id)?.slot ?? []),
+    },
+    parent: filter.post_parent,
+  }
+}
+
+/** Whether `filter`'s `include` and `post_parent` leave the series `row` (see `seriesNames`). */
+export function seriesNamedBy(
+  filter: EventListFilter,
+): (row: { id: number; series_slot: number | null }) => boolean {
+  const { include, parent } = seriesNames(filter)
+  if (!include && parent === undefined) return () => true
+  const serial = new Set(include?.serial)
+  const slots = new Set(include?.slots)
+  return (row) =>
+    (!include || serial.has(row.id) || (row.series_slot !== null && slots.has(row.series_slot))) &&
+    (parent === undefined || row.id === parent)
+}
+
 /**
  * The series whose own fields match every filter of `plan` but the ones that place
  * occurrences (dates, include, post_parent): the same filter modules as every list, run as SQL
  * over the series rows (one partial index). `include` and `post_parent` narrow the series here
- * too; the occurrences are picked by {@link listWithSeries}.
+ * too; the occurrences are picked by {@link listWithSeries}. The list model matches them in
+ * memory by the same forms (`scanSeries`).
  */
 export async function matchingSeries(
   db: CalDb,
@@ -53,18 +87,14 @@ export async function matchingSeries(
 ): Promise<SeriesRow[]> {
   const context: SqlContext = { eb: expressionBuilder<EventListTables, 'e'>(), db }
   let q = db.selectFrom('cal_event as e').where('e.recurrence', 'is not', null)
-  for (const f of plan.filters) {
-    if (!OCCURRENCE_FILTERS.has(f.name)) q = q.where(await f.where(context))
-  }
-  if (filter.include !== undefined) {
-    const ids = filter.include.filter(isEventId)
-    const serial = validIds(ids)
-    const slots = ids.flatMap((id) => decodeOccurrenceId(id)?.slot ?? [])
+  for (const f of seriesFilters(plan)) q = q.where(await f.where(context))
+  const { include, parent } = seriesNames(filter)
+  if (include) {
     q = q.where(
-      sql<boolean>`(e.id = any(${serial}::integer[]) or e.series_slot = any(${slots}::integer[]))`,
+      sql<boolean>`(e.id = any(${include.serial}::integer[]) or e.series_slot = any(${include.slots}::integer[]))`,
     )
   }
-  if (filter.post_parent !== undefined) q = q.where('e.id', '=', filter.post_parent)
+  if (parent !== undefined) q = q.where('e.id', '=', parent)
   return q
     .select([
       'e.id',
