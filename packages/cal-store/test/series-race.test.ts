@@ -32,7 +32,9 @@ interface SeriesRow {
   description: string
 }
 
-describe.each(testDatabases().filter((d) => d.name === 'postgres'))(
+const postgres = testDatabases().filter((d) => d.name === 'postgres')
+// PostgreSQL only; without DATABASE_URL one skipped suite stands in (a file with none fails).
+describe.skipIf(postgres.length === 0).each(postgres.length > 0 ? postgres : testDatabases())(
   'a split racing other writes on one series on $name',
   ({ open }) => {
     it('ends as some serial order: nothing lost, duplicated or left dangling', async () => {
