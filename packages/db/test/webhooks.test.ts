@@ -218,6 +218,26 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
     expect(Number(cursor[0]?.position)).toBe(3)
   })
 
+  it('runs one pass for a burst of notifies, notifyDelayMs after the first', async () => {
+    let reads = 0
+    const counting: WebhookSource = {
+      name: 'counting',
+      api: 'cal',
+      read: async (_trx, after) => {
+        reads++
+        return { events: [], through: after, more: false }
+      },
+    }
+    const s = sender({ sources: [counting], pollIntervalMs: 60_000, notifyDelayMs: 100 })
+    s.start()
+    await s.flush()
+    const before = reads
+    for (let i = 0; i < 10; i++) s.notify()
+    expect(reads).toBe(before)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(reads).toBe(before + 1)
+  })
+
   it('sends nothing for a transaction that rolls back', async () => {
     await receive()
     await subscribe('/a', ['event.created'])

@@ -30,6 +30,12 @@ export interface WebhookSenderOptions {
   perSubscription?: number
   /** How often to look for due messages when nobody calls `notify()`; default 1 s. */
   pollIntervalMs?: number
+  /**
+   * How long a pass waits after a `notify()` (default 50 ms): the writes of a burst share one
+   * pass (one source read, one render, one insert) instead of each running its own beside the
+   * requests that follow it. 0: at once.
+   */
+  notifyDelayMs?: number
   /** Delivered and failed messages (and their attempts) are dropped this long after; default 7 days. */
   retentionMs?: number
   /**
@@ -53,7 +59,10 @@ export interface WebhookSenderOptions {
 export interface WebhookSender {
   /** Starts the loop: a pass now, then one per poll interval and on every `notify()`. */
   start(): void
-  /** Looks for due messages (and the sources' new changes) now: call after a commit. */
+  /**
+   * Looks for the sources' new changes and due messages soon (`notifyDelayMs`): call after a
+   * commit.
+   */
   notify(): void
   /**
    * Passes now, started or not, until one finds nothing more to make or claim, resolving once
@@ -101,6 +110,7 @@ export function createWebhookSender(
   const concurrency = options.concurrency ?? 8
   const perSubscription = options.perSubscription ?? 2
   const pollIntervalMs = options.pollIntervalMs ?? 1000
+  const notifyDelayMs = options.notifyDelayMs ?? 50
   const retentionMs = options.retentionMs ?? 7 * DAY
   // Without private targets, connections are checked where they are made (DNS rebinding).
   const guard = options.fetch || options.allowPrivate ? undefined : guardedFetch(options.lookup)
@@ -117,6 +127,7 @@ export function createWebhookSender(
   let pass: Promise<void> | undefined
   let again = false
   let timer: NodeJS.Timeout | undefined
+  let notified: NodeJS.Timeout | undefined
   let lastPrune = 0
 
   function wake(): void {
@@ -327,7 +338,15 @@ export function createWebhookSender(
       running = true
       wake()
     },
-    notify: wake,
+    notify() {
+      if (!running || notified) return
+      if (notifyDelayMs <= 0) return wake()
+      notified = setTimeout(() => {
+        notified = undefined
+        wake()
+      }, notifyDelayMs)
+      notified.unref()
+    },
     async flush() {
       if (closing.signal.aborted) return
       await pass
@@ -338,6 +357,7 @@ export function createWebhookSender(
     async close() {
       running = false
       clearTimeout(timer)
+      clearTimeout(notified)
       closing.abort()
       await pass
       await Promise.all(inFlight)
