@@ -1,8 +1,8 @@
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import type { KyselyPlugin } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CalStore, createCalStore } from '../src/index.js'
+import type { CalStore } from '../src/index.js'
+import { countingStore } from './statement-count.js'
 
 // A list's time goes mostly to round trips (issue 29: a list with recurring series <= 10 ms
 // p50), so their number is pinned here: statements the store sends per list, counted by a
@@ -14,27 +14,16 @@ const WINDOW = { start: T('2026-03-01T00:00:00Z'), end: T('2028-02-29T23:59:59Z'
 describe.each(testDatabases())('statements per event list on $name', ({ open }) => {
   let database: Database
   let store: CalStore
-  let statements = 0
-  const counting: KyselyPlugin = {
-    transformQuery: (args) => args.node,
-    transformResult: async (args) => {
-      statements++
-      return args.result
-    },
-  }
-  /** How many statements `read` sends. */
-  async function cost(read: () => Promise<unknown>): Promise<number> {
-    statements = 0
-    await read()
-    return statements
-  }
+  let cost: ReturnType<typeof countingStore>['cost']
 
   beforeAll(async () => {
     database = await open()
-    store = createCalStore(
-      { ...database, db: database.db.withPlugin(counting) },
-      { now: () => T('2026-03-01T12:00:00Z'), memoBytes: false },
-    )
+    const counted = countingStore(database, {
+      now: () => T('2026-03-01T12:00:00Z'),
+      memoBytes: false,
+    })
+    store = counted.store
+    cost = counted.cost
     await store.migrate()
     const music = await store.categories.create({ name: 'Music' })
     await store.events.createMany(

@@ -1,8 +1,8 @@
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import type { KyselyPlugin } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CalStore, createCalStore, formatLocalDateTime } from '../src/index.js'
+import { type CalStore, formatLocalDateTime } from '../src/index.js'
+import { countingStore } from './statement-count.js'
 
 // A series write's time goes mostly to round trips (issue 29: writing a series with overrides
 // <= 20 ms p50), so their number is pinned here: statements the store sends per write, counted
@@ -14,27 +14,13 @@ const YEAR = { start: T('2026-01-01T00:00:00Z'), end: T('2026-12-31T00:00:00Z') 
 describe.each(testDatabases())('statements per series write on $name', ({ open }) => {
   let database: Database
   let store: CalStore
-  let statements = 0
-  const counting: KyselyPlugin = {
-    transformQuery: (args) => args.node,
-    transformResult: async (args) => {
-      statements++
-      return args.result
-    },
-  }
-  /** How many statements `write` sends. */
-  async function cost(write: () => Promise<unknown>): Promise<number> {
-    statements = 0
-    await write()
-    return statements
-  }
+  let cost: ReturnType<typeof countingStore>['cost']
 
   beforeAll(async () => {
     database = await open()
-    store = createCalStore(
-      { ...database, db: database.db.withPlugin(counting) },
-      { now: () => T('2026-03-01T12:00:00Z') },
-    )
+    const counted = countingStore(database, { now: () => T('2026-03-01T12:00:00Z') })
+    store = counted.store
+    cost = counted.cost
     await store.migrate()
   })
   afterAll(async () => {
