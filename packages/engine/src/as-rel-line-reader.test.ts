@@ -48,7 +48,21 @@ const line = fc.oneof(
       .tuple(asn, asn, fc.constantFrom('-1', '0', '-10', '00', '1', '-'))
       .chain((p) =>
         fc
-          .constantFrom('', '|bgp', '|bgp\r', '|', '|\r', '| \t', '|a|b', '| x', '|x y', '|x\t', '\r', ' ', '\t\r')
+          .constantFrom(
+            '',
+            '|bgp',
+            '|bgp\r',
+            '|',
+            '|\r',
+            '| \t',
+            '|a|b',
+            '| x',
+            '|x y',
+            '|x\t',
+            '\r',
+            ' ',
+            '\t\r',
+          )
           .map((end) => p.join('|') + end),
       ),
   },
