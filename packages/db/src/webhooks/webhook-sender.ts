@@ -255,7 +255,12 @@ export function createWebhookSender(
   async function deliver(message: Claimed): Promise<void> {
     const attemptedAt = now()
     const started = performance.now()
-    const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(timeoutMs)])
+    // A timer we hold, not `AbortSignal.timeout`: a timeout signal only `AbortSignal.any`
+    // refers to may be garbage-collected before it fires (Node 20), and the attempt then waits
+    // for an answer that never comes, holding its slot (seen under CI load).
+    const timeout = new AbortController()
+    const timer = setTimeout(() => timeout.abort(), timeoutMs)
+    const signal = AbortSignal.any([closing.signal, timeout.signal])
     let status: number | null = null
     let error: string | null = null
     try {
@@ -281,6 +286,8 @@ export function createWebhookSender(
         : signal.aborted
           ? `no answer within ${timeoutMs} ms`
           : describe(cause)
+    } finally {
+      clearTimeout(timer)
     }
     const durationMs = Math.round(performance.now() - started)
     const delivered = status !== null && status >= 200 && status < 300
