@@ -39,6 +39,11 @@ export async function readCommittedChanges(
   after: number,
   revisions: number,
 ): Promise<CommittedChanges> {
+  // A limit below 1 would read nothing and still say `more` (a follower would spin).
+  if (!(Number.isSafeInteger(after) && after >= 0)) throw new RangeError('after: a revision >= 0')
+  if (!(Number.isSafeInteger(revisions) && revisions >= 1)) {
+    throw new RangeError('revisions: an integer >= 1')
+  }
   const trx = db as CalDb
   const { rows } = await sql<ChangeRow & { revision: string; at: Date | string; due: number }>`
     with due as (

@@ -185,5 +185,20 @@ describe.each(testDatabases())('committed changes on $name', ({ open }) => {
     const none = await store.committedChanges(second.through, 1)
     expect(none).toMatchObject({ changes: [], through: second.through, more: false })
     expect((await store.committedChanges(from, 5)).more).toBe(false)
+    // Edges: no revisions asked for, a fraction, a position before the first or not a number.
+    for (const [after, revisions] of [
+      [from, 0],
+      [from, -1],
+      [from, 1.5],
+      [-1, 1],
+      [Number.NaN, 1],
+      [from, Number.POSITIVE_INFINITY],
+    ]) {
+      await expect(store.committedChanges(after as number, revisions as number)).rejects.toThrow(
+        RangeError,
+      )
+    }
+    // Far past the last revision: nothing, and nothing more.
+    expect(await store.committedChanges(2 ** 52, 1)).toMatchObject({ changes: [], more: false })
   })
 })
