@@ -1,5 +1,6 @@
 import { propertyRuns } from '@kcore/db/testing'
 import fc from 'fast-check'
+import { Temporal } from 'temporal-polyfill'
 import { describe, expect, it } from 'vitest'
 import { compileRecurrence, RecurrenceError, type SeriesTiming } from '../src/recurrence/index.js'
 
@@ -371,5 +372,99 @@ describe('any input', () => {
       ),
       { numRuns: propertyRuns(200, 30) },
     )
+  })
+})
+
+describe('windows at a DST gap', () => {
+  // A wall time in a gap starts when the wall time one gap later does (RFC 5545), so near a
+  // forward change the order of starts is not the order of wall times and two occurrences can
+  // share a start (02:30 and 03:30 on New York's spring-forward day are both 07:30Z). Every
+  // window near such a change must hold exactly the occurrences whose start lies in it,
+  // ordered by start then key: the reference filters one wide window's occurrences.
+  const ZONES = [
+    'America/New_York',
+    'Europe/Berlin',
+    'America/Havana', // midnight → 01:00: an all-day start is in the gap
+    'Australia/Lord_Howe', // half an hour
+    'Pacific/Apia', // 2011-12-30 skipped whole
+    'Australia/Sydney',
+  ]
+  const RULES = [
+    'FREQ=DAILY;BYHOUR=1,2,3;BYMINUTE=30',
+    'FREQ=DAILY;BYHOUR=0,1,2,3;BYMINUTE=0,15,30,45',
+    'FREQ=HOURLY;INTERVAL=1',
+    'FREQ=DAILY',
+    'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,2,23',
+  ]
+  const forwardChange = (zone: string, year: number) => {
+    let z = Temporal.Instant.fromEpochMilliseconds(Date.UTC(year, 0, 1)).toZonedDateTimeISO(zone)
+    for (;;) {
+      const t = z.getTimeZoneTransition('next')
+      if (!t) return undefined
+      const before = t.subtract({ nanoseconds: 1 }).offsetNanoseconds
+      if (t.offsetNanoseconds > before) return t.epochMilliseconds
+      z = t
+    }
+  }
+  const HOUR = 3600_000
+  const near = fc.oneof(
+    fc.integer({ min: -3 * HOUR, max: 3 * HOUR }).map((ms) => Math.round(ms / 1000) * 1000),
+    fc.integer({ min: -30 * HOUR, max: 30 * HOUR }),
+    fc.constantFrom(0, -1, 1, -1000, 1000, 30 * 60_000, HOUR, 2 * HOUR),
+  )
+  it('count, between and nth hold exactly the starts in the window, by start then key', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.constantFrom(2011, 2026, 2027),
+        fc.nat(RULES.length - 1),
+        fc.boolean(),
+        near,
+        fc.nat(3 * HOUR),
+        fc.nat(12),
+        (zone, year, ruleIndex, allDay, fromDelta, width, n) => {
+          const at = forwardChange(zone, year)
+          if (at === undefined) return
+          const rule = RULES[ruleIndex] as string
+          const dayOnly = allDay && rule === 'FREQ=DAILY'
+          // Start a few days before the change, at local 00:00 (all-day) or 00:00/00:30.
+          const day = new Date(at - 4 * 86_400_000).toISOString().slice(0, 10)
+          const start = `${day} ${dayOnly ? '00:00:00' : rule.includes('BYMINUTE=30') ? '01:30:00' : '00:00:00'}`
+          const r = compileRecurrence(
+            { rules: [rule] },
+            { start, zone, durationSeconds: dayOnly ? 86399 : 1800, allDay: dayOnly },
+          )
+          const from = at + fromDelta
+          const to = from + width
+          const wide = r.between(at - 10 * 86_400_000, at + 10 * 86_400_000)
+          const inWindow = wide.filter((o) => o.startMs >= from && o.startMs <= to)
+          const want = [...inWindow].sort((x, y) => x.startMs - y.startMs || x.key - y.key)
+          expect(r.between(from, to)).toEqual(want)
+          expect(r.count(from, to)).toBe(want.length)
+          const after = wide
+            .filter((o) => o.startMs >= from)
+            .sort((x, y) => x.startMs - y.startMs || x.key - y.key)
+          // The wide window holds the n-th when it ends after it (every rule here repeats daily).
+          if (n < after.length) expect(r.nth(from, n)).toEqual(after[n])
+          if (want.length > 1) expect(r.between(from, to, 1)).toEqual(want.slice(0, 1))
+        },
+      ),
+      { numRuns: propertyRuns(400, 80), verbose: 1 },
+    )
+  })
+
+  it('a daily 02:30 New York series is in the window of its moved start, and both share 07:30Z', () => {
+    const r = compileRecurrence(
+      { rules: ['FREQ=DAILY;BYHOUR=1,2,3;BYMINUTE=30'] },
+      timed('2026-03-08 01:30:00', 'America/New_York', 0),
+    )
+    const at = utc('2026-03-08T07:30:00')
+    expect(r.count(at, at)).toBe(2)
+    expect(r.between(at, at).map((o) => o.start)).toEqual([
+      '2026-03-08 03:30:00',
+      '2026-03-08 03:30:00',
+    ])
+    expect(r.count(utc('2026-03-08T07:00:00'), utc('2026-03-08T07:29:59'))).toBe(0)
+    expect(r.nth(utc('2026-03-08T06:31:00'), 1)?.startMs).toBe(at)
   })
 })

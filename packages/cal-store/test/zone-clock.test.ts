@@ -7,39 +7,48 @@ import { plainToWall, wallToPlain, ZoneClock } from '../src/recurrence/wall-cloc
 // ZoneClock converts by arithmetic away from a zone's transitions: every answer must be the
 // one Temporal gives, per RFC 5545 (a gap moves forward, an overlap is the first instant),
 // for every zone, at the transitions themselves and seconds around them, in any year. The
-// window bounds are defined by bisection over Temporal's conversion, as they were before the
-// arithmetic (walls in a gap map onto the instants after it, so "monotonic" holds only up to
-// the gap: the definition, not a shortcut, is the reference).
+// window bounds are defined by bisection over Temporal's conversion alone: walls in a gap map
+// onto the instants after it (the map is not monotonic there), so the bounds are walls
+// outside gaps, found on the monotonic map that puts a gap's walls at its transition.
 
 const reference = (zoneId: string) => {
+  const plain = (wall: number) => wallToPlain(wall)
   const instantMs = (wall: number) =>
-    wallToPlain(wall).toZonedDateTime(zoneId, { disambiguation: 'compatible' }).epochMilliseconds
+    plain(wall).toZonedDateTime(zoneId, { disambiguation: 'compatible' }).epochMilliseconds
+  const wallAt = (ms: number) =>
+    plainToWall(
+      Temporal.Instant.fromEpochMilliseconds(Math.floor(ms / 1000) * 1000).toZonedDateTimeISO(
+        zoneId,
+      ),
+    )
+  /** The transition instant of the gap `wall` is in, or undefined outside gaps. */
+  const gapAt = (wall: number) => {
+    // A wall the clocks never show: its instant shows another wall.
+    if (wallAt(instantMs(wall)) === wall) return undefined
+    const earlier = plain(wall).toZonedDateTime(zoneId, { disambiguation: 'earlier' })
+    return earlier.getTimeZoneTransition('next')?.epochMilliseconds
+  }
+  const monotonic = (wall: number) => gapAt(wall) ?? instantMs(wall)
+  const bisect = (ms: number, below: (instant: number) => boolean) => {
+    let [lo, hi] = [Math.floor(ms / 1000) - 2 * 86400, Math.floor(ms / 1000) + 2 * 86400]
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2)
+      if (below(monotonic(mid))) lo = mid
+      else hi = mid
+    }
+    return [lo, hi] as const
+  }
   return {
     instantMs,
-    wallAt: (ms: number) =>
-      plainToWall(
-        Temporal.Instant.fromEpochMilliseconds(Math.floor(ms / 1000) * 1000).toZonedDateTimeISO(
-          zoneId,
-        ),
-      ),
-    /** The last wall with instant ≤ ms, from its definition (bisection on Temporal alone). */
-    lastWallAtOrBefore(ms: number) {
-      let [lo, hi] = [Math.floor(ms / 1000) - 2 * 86400, Math.floor(ms / 1000) + 2 * 86400]
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2)
-        if (instantMs(mid) <= ms) lo = mid
-        else hi = mid
-      }
-      return lo
-    },
+    wallAt,
+    gapAt,
+    /** The last wall outside a gap with instant ≤ ms. */
+    lastWallAtOrBefore: (ms: number) => bisect(ms, (t) => t <= ms)[0],
+    /** The first wall outside a gap with instant ≥ ms: a gap wall gives way to the gap's end. */
     firstWallAtOrAfter(ms: number) {
-      let [lo, hi] = [Math.floor(ms / 1000) - 2 * 86400, Math.floor(ms / 1000) + 2 * 86400]
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2)
-        if (instantMs(mid) < ms) lo = mid
-        else hi = mid
-      }
-      return hi
+      const hi = bisect(ms, (t) => t < ms)[1]
+      const at = gapAt(hi)
+      return at === undefined ? hi : wallAt(at)
     },
   }
 }
@@ -102,7 +111,18 @@ describe('ZoneClock against Temporal', () => {
         expect(clock.wallAt(ms)).toBe(ref.wallAt(ms))
         const last = ref.lastWallAtOrBefore(ms)
         expect(clock.lastWallAtOrBefore(ms)).toBe(last)
-        expect(clock.firstWallAtOrAfter(ms)).toBe(ref.firstWallAtOrAfter(ms))
+        const first = ref.firstWallAtOrAfter(ms)
+        expect(clock.firstWallAtOrAfter(ms)).toBe(first)
+        expect([ref.gapAt(last), ref.gapAt(first)]).toEqual([undefined, undefined])
+        // The gaps the clock reports near `ms` are the ones Temporal has there.
+        for (const g of clock.gapsNear(ms)) {
+          expect([ref.gapAt(g.start - 1), ref.gapAt(g.start), ref.gapAt(g.end - 1)]).toEqual([
+            undefined,
+            g.at,
+            g.at,
+          ])
+          expect(ref.gapAt(g.end)).toBeUndefined()
+        }
       }),
       { numRuns: propertyRuns(800, 200) },
     )

@@ -19,6 +19,7 @@ const DEFAULT_LIMIT = 10_000
 const FIRST_MS = Date.UTC(999, 11, 30)
 const LAST_MS = INSTANT_MAX_MS + 86_400_000
 const clip = (ms: number) => Math.min(LAST_MS, Math.max(FIRST_MS, ms))
+const byStart = (x: Occurrence, y: Occurrence) => x.startMs - y.startMs || x.key - y.key
 
 /** Validates (every refusal of the spec) and compiles. Throws RecurrenceError. */
 export function compileRecurrence(input: unknown, timing: SeriesTiming): Recurrence {
@@ -105,26 +106,73 @@ class SeriesRecurrence implements Recurrence {
 
   between(fromMs: number, toMs: number, limit = DEFAULT_LIMIT): Occurrence[] {
     if (!(fromMs <= toMs) || limit < 1) return []
-    const walls = this.set.list(
-      this.clock.firstWallAtOrAfter(clip(fromMs)),
-      this.clock.lastWallAtOrBefore(clip(toMs)),
-      limit,
-    )
-    return walls.map((w) => this.occurrence(w))
+    // Each piece is in start order; the first `limit` of all are among each one's first.
+    const walls = this.pieces(fromMs, toMs).flatMap(([a, b]) => this.set.list(a, b, limit))
+    const all = walls.map((w) => this.occurrence(w))
+    return all.length <= 1 ? all : all.sort(byStart).slice(0, limit)
   }
 
   count(fromMs: number, toMs: number): number {
     if (!(fromMs <= toMs)) return 0
-    return this.set.count(
-      this.clock.firstWallAtOrAfter(clip(fromMs)),
-      this.clock.lastWallAtOrBefore(clip(toMs)),
-    )
+    let n = 0
+    for (const [a, b] of this.pieces(fromMs, toMs)) n += this.set.count(a, b)
+    return n
   }
 
   nth(fromMs: number, n: number): Occurrence | undefined {
     if (!Number.isInteger(n) || n < 0 || Number.isNaN(fromMs)) return undefined
-    const w = this.set.nth(this.clock.firstWallAtOrAfter(clip(fromMs)), n)
-    return w === undefined ? undefined : this.occurrence(w)
+    const from = clip(fromMs)
+    const w = this.set.nth(this.clock.firstWallAtOrAfter(from), n)
+    // Away from gaps, wall order is start order: the n-th wall is the n-th start.
+    const at = w === undefined ? undefined : this.clock.instantMs(w)
+    const noGap = (ms: number) => this.clock.gapsNear(ms).length === 0
+    if (at !== undefined && noGap(from) && noGap(at)) {
+      return this.occurrence(w as number)
+    }
+    // Near a gap the orders differ by under a day: search the first second t with n + 1 starts
+    // in [from, t], between bounds known to hold it.
+    const wholeSecond = (ms: number) => Math.ceil(ms / 1000) * 1000
+    let lo = wholeSecond(Math.max(from, (at ?? from) - 2 * 86_400_000)) - 1000
+    let hi = at === undefined ? LAST_MS : wholeSecond(at + 2 * 86_400_000)
+    if (lo >= from && this.count(from, lo) > n) [lo, hi] = [from - 1000, lo]
+    if (this.count(from, hi) <= n) return undefined
+    while (hi - lo > 1000) {
+      const mid = wholeSecond((lo + hi) / 2 - 500)
+      if (this.count(from, mid) > n) hi = mid
+      else lo = mid
+    }
+    const before = lo < from ? 0 : this.count(from, lo)
+    return this.between(Math.max(from, lo + 1), hi)[n - before]
+  }
+
+  /**
+   * The wall ranges whose walls are exactly the occurrences starting in [fromMs, toMs]: the
+   * walls between the window's ends, less those in a gap near an end and plus the gap walls
+   * that move into the window (a gap's wall starts when the wall one gap later does).
+   */
+  private pieces(fromMs: number, toMs: number): [number, number][] {
+    const [from, to] = [clip(fromMs), clip(toMs)]
+    const lo = this.clock.firstWallAtOrAfter(from)
+    const hi = this.clock.lastWallAtOrBefore(to)
+    const near = [...this.clock.gapsNear(from), ...this.clock.gapsNear(to)]
+    if (near.length === 0) return [[lo, hi]]
+    const gaps = [...new Map(near.map((g) => [g.at, g])).values()].sort((x, y) => x.at - y.at)
+    const pieces: [number, number][] = []
+    let next = lo
+    for (const g of gaps) {
+      const length = g.end - g.start
+      if (g.start <= hi) {
+        if (g.start > next) pieces.push([next, g.start - 1])
+        next = Math.max(next, g.end)
+      }
+      const moved: [number, number] = [
+        Math.max(g.start, lo - length),
+        Math.min(g.end - 1, hi - length),
+      ]
+      if (moved[0] <= moved[1]) pieces.push(moved)
+    }
+    if (next <= hi) pieces.push([next, hi])
+    return pieces
   }
 
   byKey(key: number): Occurrence | undefined {

@@ -171,6 +171,30 @@ class ZoneOffsets {
     if (i < at.length && (at[i] as number) - ms <= QUIET_MS) return undefined
     return offsets[i]
   }
+
+  /** The forward changes (DST gaps) whose transition lies within `radius` ms of `ms`. */
+  gapsNear(ms: number, radius: number): Gap[] {
+    const gaps = new Map<number, Gap>()
+    for (const span of new Set([this.span(ms - radius), this.span(ms + radius)])) {
+      span.at.forEach((at, i) => {
+        const [before, after] = [span.offsets[i] as number, span.offsets[i + 1] as number]
+        if (after > before && Math.abs(at - ms) <= radius)
+          gaps.set(at, { at, start: (at + before) / 1000, end: (at + after) / 1000 })
+      })
+    }
+    return [...gaps.values()]
+  }
+}
+
+/**
+ * Wall seconds [start, end) a forward change skips (02:00-03:00 in spring in New York), and its
+ * instant `at`. RFC 5545 moves a wall time in it forward by its length: it starts when the
+ * wall time `end - start` later does, so occurrences in a gap share instants with those after.
+ */
+export interface Gap {
+  at: number
+  start: number
+  end: number
 }
 
 const zoneOffsets = new Map<string, ZoneOffsets>()
@@ -178,9 +202,11 @@ const zoneOffsets = new Map<string, ZoneOffsets>()
 /**
  * Maps wall times of one zone to instants and back, as RFC 5545 says for occurrences: a wall
  * time in a DST gap moves forward by the gap, one in an overlap is the first instant (Temporal's
- * 'compatible'). The map is monotonic (a later wall time is never an earlier instant), which
- * is what lets windows of instants become windows of wall times. Away from the zone's
- * transitions the offset is constant and the map is arithmetic; near one, Temporal decides.
+ * 'compatible'). Outside the gaps the map is monotonic (a later wall time is never an earlier
+ * instant), which is what lets windows of instants become windows of wall times; a gap's walls
+ * land on the instants of the walls one gap later, so a window near a gap also holds gap walls
+ * (`gapsNear`). Away from the zone's transitions the offset is constant and the map is
+ * arithmetic; near one, Temporal decides.
  */
 export class ZoneClock {
   readonly zoneId: string
@@ -207,36 +233,46 @@ export class ZoneClock {
       .epochMilliseconds
   }
 
-  /** The last wall second whose instant is at or before `ms`. */
+  /** The gaps whose transition is within 3 days of `ms`: only they move walls near it. */
+  gapsNear(ms: number): Gap[] {
+    return this.offsets.quietOffset(ms) !== undefined ? [] : this.offsets.gapsNear(ms, QUIET_MS)
+  }
+
+  /** The last wall second outside a gap whose instant is at or before `ms`. */
   lastWallAtOrBefore(ms: number): number {
     const offset = this.offsets.quietOffset(ms)
     if (offset !== undefined) return Math.floor((ms + offset) / 1000)
-    // Walls and instants differ by under 2 days; the map is monotonic: bisect that band.
-    const guess = Math.floor(ms / 1000)
-    let lo = guess - 2 * 86400 // instant(lo) ≤ ms
-    let hi = guess + 2 * 86400 // instant(hi) > ms
-    while (hi - lo > 1) {
-      const mid = Math.floor((lo + hi) / 2)
-      if (this.instantMs(mid) <= ms) lo = mid
-      else hi = mid
-    }
+    const [lo] = this.bisect(ms, (instant) => instant <= ms)
     return lo
   }
 
-  /** The first wall second whose instant is at or after `ms`. */
+  /** The first wall second outside a gap whose instant is at or after `ms`. */
   firstWallAtOrAfter(ms: number): number {
     const offset = this.offsets.quietOffset(ms)
     // + 0: no -0 (a wall second is a key).
     if (offset !== undefined) return Math.ceil((ms + offset) / 1000) + 0
+    const [, hi, gaps] = this.bisect(ms, (instant) => instant < ms)
+    // A gap wall is never the answer: the gap's end has the same instant (its transition).
+    return gaps.find((g) => hi >= g.start && hi < g.end)?.end ?? hi
+  }
+
+  /**
+   * Bisects the walls within 2 days of `ms` (walls and instants differ by under 2 days) for the
+   * boundary of `below`, on a monotonic map: outside gaps the instant, in a gap its transition.
+   */
+  private bisect(ms: number, below: (instant: number) => boolean): [number, number, Gap[]] {
+    const gaps = this.offsets.gapsNear(ms, QUIET_MS + 2 * DAY_MS)
+    const monotonic = (wall: number) =>
+      gaps.find((g) => wall >= g.start && wall < g.end)?.at ?? this.instantMs(wall)
     const guess = Math.floor(ms / 1000)
-    let lo = guess - 2 * 86400 // instant(lo) < ms
-    let hi = guess + 2 * 86400 // instant(hi) ≥ ms
+    let lo = guess - 2 * 86400 // below(lo)
+    let hi = guess + 2 * 86400 // !below(hi)
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2)
-      if (this.instantMs(mid) < ms) lo = mid
+      if (below(monotonic(mid))) lo = mid
       else hi = mid
     }
-    return hi
+    return [lo, hi, gaps]
   }
 
   /** The wall second the zone's clocks show at `ms` (whole seconds). */
