@@ -9,7 +9,7 @@ import { verifyPassword } from './password.js'
 import type { EventRepository } from './repositories.js'
 import { isEventId } from './series-ids.js'
 import { trashEvent, updateEvent } from './series-write.js'
-import type { StoreContext } from './store-context.js'
+import type { CalDb, StoreContext } from './store-context.js'
 import { transact } from './transact.js'
 
 /**
@@ -21,8 +21,13 @@ export function createEventRepository(ctx: StoreContext): Omit<EventRepository, 
 
   const getMany = (ids: readonly number[]): Promise<CalEvent[]> => readEventsById(db, ids)
 
-  async function mustGet(id: number): Promise<CalEvent> {
-    const [event] = await getMany([id])
+  /**
+   * The record a write answers, read inside its transaction: read after the commit, a write
+   * committed meanwhile (a split moving the occurrence to a new series) would make a landed
+   * write answer 404.
+   */
+  async function mustGet(trx: CalDb, id: number): Promise<CalEvent> {
+    const [event] = await readEventsById(trx, [id])
     if (!event) throw new CalNotFoundError('event', id)
     return event
   }
@@ -30,18 +35,19 @@ export function createEventRepository(ctx: StoreContext): Omit<EventRepository, 
   return {
     async create(input) {
       const hash = (await passwordHashOf(input.password)) ?? null
-      const id = await transact(ctx, (trx) => insertEvent(trx, ctx.now(), input, hash))
-      return mustGet(id)
+      return transact(ctx, async (trx) =>
+        mustGet(trx, await insertEvent(trx, ctx.now(), input, hash)),
+      )
     },
     createMany: (inputs) => createEventsInBulk(ctx, ctx.now(), inputs),
     async update(id, patch, options) {
       if (!isEventId(id)) throw new CalNotFoundError('event', id)
       const hash = await passwordHashOf(patch.password)
-      const result = await transact(ctx, (trx) =>
-        updateEvent(trx, ctx.now(), id, patch, hash, options),
-      )
-      const event = await mustGet(result.id)
-      return result.dropped.length ? { ...event, dropped_overrides: result.dropped } : event
+      return transact(ctx, async (trx) => {
+        const result = await updateEvent(trx, ctx.now(), id, patch, hash, options)
+        const event = await mustGet(trx, result.id)
+        return result.dropped.length ? { ...event, dropped_overrides: result.dropped } : event
+      })
     },
     async trash(id, options) {
       if (!isEventId(id)) throw new CalNotFoundError('event', id)
