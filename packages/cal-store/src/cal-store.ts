@@ -2,6 +2,8 @@ import type { DialectName, LockResult, Sized } from '@kcore/db'
 import type { Kysely } from 'kysely'
 import type { ChangesPage, ChangesQuery } from './changes.js'
 import type { CommittedChanges } from './committed-changes.js'
+import type { CalEvent, EventListFilter } from './event.js'
+import type { ListResult } from './page.js'
 import type { CalChangeRecords } from './record-change.js'
 import type {
   EventRepository,
@@ -64,7 +66,17 @@ export interface CalReader {
    * the snapshot's revision (it catches up through the snapshot when behind) and serves the
    * filter, else from SQL in the snapshot. {@link syncToken} then stands at that revision.
    */
-  readonly events: Pick<EventRepository, 'list'>
+  readonly events: Pick<EventRepository, 'list'> & {
+    /**
+     * A list as `list` gives it and `read`'s reads of its page (`records`: events, venues,
+     * organizers and terms by id), in the same snapshot: a page and the relations it is
+     * rendered with are of one revision, the one {@link syncToken} then stands at.
+     */
+    listWith<T>(
+      filter: EventListFilter,
+      read: (page: ListResult<CalEvent>, records: CalChangeRecords) => Promise<T>,
+    ): Promise<T>
+  }
   /**
    * Venues, organizers, categories and tags, each list read in one snapshot as
    * {@link events}' lists are (so {@link syncToken} after one stands at its revision).

@@ -11,13 +11,14 @@ import {
 import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
 import { readCommittedChanges } from './committed-changes.js'
 import { CalValidationError } from './errors.js'
-import type { EventListFilter } from './event.js'
+import type { CalEvent, EventListFilter } from './event.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
 import type { OrganizerListFilter } from './organizer.js'
 import { createOrganizerRepository } from './organizer-repository.js'
+import type { ListResult } from './page.js'
 import type { CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
@@ -98,11 +99,22 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       })
   }
 
-  /** An event list: the list model answers only when it is at exactly the snapshot's revision. */
-  const eventList = (filter: EventListFilter) =>
-    inSnapshot((trx, revision) =>
-      listEvents(trx, filter, model && { model: { at: (r) => model.exactly(r, trx) }, revision }),
-    )
+  /**
+   * An event list, and what `read` reads of its page in the same snapshot: the list model
+   * answers only when it is at exactly the snapshot's revision.
+   */
+  const eventList = <T>(
+    filter: EventListFilter,
+    read: (page: ListResult<CalEvent>, records: CalChangeRecords) => Promise<T>,
+  ) =>
+    inSnapshot(async (trx, revision) => {
+      const page = await listEvents(
+        trx,
+        filter,
+        model && { model: { at: (r) => model.exactly(r, trx) }, revision },
+      )
+      return read(page, recordsIn({ ...ctx, db: trx }))
+    })
 
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
@@ -110,36 +122,39 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     /** The revision the reader's last list was read at: what its token stands at. */
     let listedAt: number | undefined
     /** A list of the reader's: read in one snapshot, which its token then stands at. */
-    const listed =
-      <F, R>(list: (filter: F) => Promise<{ value: R; revision: number }>) =>
-      async (filter: F): Promise<R> => {
-        const read = await list(filter)
-        listedAt = read.revision
-        return read.value
-      }
+    const listed = async <R>(list: Promise<{ value: R; revision: number }>): Promise<R> => {
+      const read = await list
+      listedAt = read.revision
+      return read.value
+    }
     const inTrx = (trx: CalDb): StoreContext => ({ ...ctx, db: trx })
     return {
       revision,
-      events: { list: listed((filter: EventListFilter = {}) => eventList(filter)) },
+      events: {
+        list: (filter: EventListFilter = {}) => listed(eventList(filter, async (page) => page)),
+        listWith: (filter, read) => listed(eventList(filter, read)),
+      },
       venues: {
-        list: listed((filter?: VenueListFilter) =>
-          inSnapshot((trx) => createVenueRepository(inTrx(trx)).list(filter)),
-        ),
+        list: (filter?: VenueListFilter) =>
+          listed(inSnapshot((trx) => createVenueRepository(inTrx(trx)).list(filter))),
       },
       organizers: {
-        list: listed((filter?: OrganizerListFilter) =>
-          inSnapshot((trx) => createOrganizerRepository(inTrx(trx)).list(filter)),
-        ),
+        list: (filter?: OrganizerListFilter) =>
+          listed(inSnapshot((trx) => createOrganizerRepository(inTrx(trx)).list(filter))),
       },
       categories: {
-        list: listed((filter?: TermListFilter) =>
-          inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_category').list(filter)),
-        ),
+        list: (filter?: TermListFilter) =>
+          listed(
+            inSnapshot((trx) =>
+              createTermRepository(inTrx(trx), 'cal_event_category').list(filter),
+            ),
+          ),
       },
       tags: {
-        list: listed((filter?: TermListFilter) =>
-          inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_tag').list(filter)),
-        ),
+        list: (filter?: TermListFilter) =>
+          listed(
+            inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_tag').list(filter)),
+          ),
       },
       memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
       syncToken: async () => (await feed()).encode({ revision: listedAt ?? at }, ctx.now()),

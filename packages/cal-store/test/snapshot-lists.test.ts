@@ -154,4 +154,44 @@ describe.runIf(pgUrl)('lists and their tokens under concurrent writers (PostgreS
       await admin.end()
     }
   }, 180_000)
+
+  it('reads a page and its relations in one snapshot (listWith)', async () => {
+    const name = `kcore_t_snapw_${Date.now().toString(36)}`
+    const admin = postgres(pgUrl as string, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database "${name}"`)
+    const url = new URL(pgUrl as string)
+    url.pathname = `/${name}`
+    const database = openPostgresDatabase(url.toString())
+    try {
+      const store = createCalStore(database)
+      await store.migrate()
+      const venue = await store.venues.create({ name: 'Old Hall' })
+      const event = await store.events.create({
+        title: 'Concert',
+        start: new Date('2026-05-01T10:00:00Z'),
+        end: new Date('2026-05-01T11:00:00Z'),
+        venue: venue.id,
+      })
+      const window = {
+        start: new Date('2026-01-01T00:00:00Z'),
+        end: new Date('2027-01-01T00:00:00Z'),
+      }
+      const reader = await store.reader()
+      const seen = await reader.events.listWith({ window }, async (page, records) => {
+        // A rename commits on another connection after the page was read.
+        await store.venues.update(venue.id, { name: 'New Hall' })
+        return { page, venues: await records.venues.getMany([venue.id]) }
+      })
+      expect(seen.page.items.map((e) => e.id)).toEqual([event.id])
+      expect(seen.venues.map((v) => v.name)).toEqual(['Old Hall'])
+      // The token stands at the snapshot: following it shows the rename.
+      const token = await reader.syncToken()
+      const next = await (await store.reader()).changes({ since: token })
+      expect(next.changes.map((c) => [c.kind, c.id])).toContainEqual(['venue', venue.id])
+    } finally {
+      await database.close()
+      await admin.unsafe(`drop database if exists "${name}" with (force)`)
+      await admin.end()
+    }
+  })
 })

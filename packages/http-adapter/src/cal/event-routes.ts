@@ -47,6 +47,14 @@ async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext
   return renderEvent(event, relations, render)
 }
 
+/** A page of events and their venues, organizers and terms, read in one snapshot. */
+function listWithRelations(reader: CalReader, filter: EventListFilter) {
+  return reader.events.listWith(filter, async (result, records) => ({
+    result,
+    relations: await loadRelations(records, result.items),
+  }))
+}
+
 /**
  * The whole filtered list, bounded by {@link ICAL_MAX_EVENTS}, as iCalendar. `X-CAL-Total` says
  * how many matched, so a client can tell a cut feed from a complete one.
@@ -58,13 +66,12 @@ async function eventFeed(
   url: URL,
 ): Promise<Response> {
   // Each series once, with its rules; its edited occurrences as events of their own.
-  const result = await reader.events.list({
+  const { result, relations } = await listWithRelations(reader, {
     ...filter,
     limit: ICAL_MAX_EVENTS,
     offset: 0,
     series_rows: true,
   })
-  const relations = await loadRelations(ctx.store, result.items)
   const render = renderFor(ctx, url, filter.privileged === true)
   const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
   return measuredResponse(body, 200, {
@@ -237,7 +244,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
         // part of the key (two APIs may share one store).
         const memoKey = [cacheKey ?? listKey(input).key, url.origin, ctx.timezone].join('\u0000')
         const answer = await reader.memo(memoKey, async () => {
-          const result = await reader.events.list({
+          const { result, relations } = await listWithRelations(reader, {
             ...filter,
             status,
             privileged: caller.authenticated,
@@ -245,7 +252,6 @@ export function eventRoutes(ctx: CalContext): Route[] {
             offset,
           })
           const render = renderFor(ctx, url, caller.authenticated)
-          const relations = await loadRelations(store, result.items)
           const items = result.items.map((e) =>
             renderEvent(e, relations, render, { hideText: !caller.authenticated }),
           )
