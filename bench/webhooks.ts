@@ -7,7 +7,8 @@
 //      makes the messages after each commit, notified after every write as the service does)
 //      and its 10 s timeout;
 // and prints p50/p99 of both, and the ratios (target: p99 within 10 %, i.e. ≤ 1.10).
-//   pnpm bench:webhooks        (WEBHOOK_BENCH_RUNS, default 200 of each)
+//   pnpm bench:webhooks        (WEBHOOK_BENCH_RUNS, default 200 of each; WEBHOOK_NOTIFY_DELAY_MS
+//   sets the sender's notifyDelayMs)
 import { once } from 'node:events'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -90,6 +91,9 @@ async function measure(receiving: Receiving, runs: number, into: Samples, round:
   const sender = withWebhooks
     ? createWebhookSender(database, {
         allowPrivate: true,
+        ...(process.env.WEBHOOK_NOTIFY_DELAY_MS && {
+          notifyDelayMs: Number(process.env.WEBHOOK_NOTIFY_DELAY_MS),
+        }),
         sources: [calWebhookSource(cal, { publicUrl: ORIGIN })],
         onError: (error) => console.error('sender:', error),
       })
