@@ -123,10 +123,14 @@ class SeriesRecurrence implements Recurrence {
     if (!Number.isInteger(n) || n < 0 || Number.isNaN(fromMs)) return undefined
     const from = clip(fromMs)
     const w = this.set.nth(this.clock.firstWallAtOrAfter(from), n)
-    // Away from gaps, wall order is start order: the n-th wall is the n-th start.
+    // Wall order is start order but for starts within a gap's moved span [at, at + length):
+    // away from those (a second's margin) the n-th wall is the n-th start.
     const at = w === undefined ? undefined : this.clock.instantMs(w)
-    const noGap = (ms: number) => this.clock.gapsNear(ms).length === 0
-    if (at !== undefined && noGap(from) && noGap(at)) {
+    const clear = (ms: number) =>
+      this.clock
+        .gapsNear(ms)
+        .every((g) => ms < g.at - 1000 || ms > g.at + (g.end - g.start + 1) * 1000)
+    if (at !== undefined && clear(from) && clear(at)) {
       return this.occurrence(w as number)
     }
     // Near a gap the orders differ by under a day: search the first second t with n + 1 starts
