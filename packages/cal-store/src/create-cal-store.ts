@@ -11,14 +11,13 @@ import {
 import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
 import { readCommittedChanges } from './committed-changes.js'
 import { CalValidationError } from './errors.js'
-import type { CalEvent, EventListFilter } from './event.js'
+import type { EventListFilter } from './event.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
 import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
 import type { OrganizerListFilter } from './organizer.js'
 import { createOrganizerRepository } from './organizer-repository.js'
-import type { ListResult } from './page.js'
 import type { CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
@@ -99,22 +98,9 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       })
   }
 
-  /**
-   * An event list, and what `read` reads of its page in the same snapshot: the list model
-   * answers only when it is at exactly the snapshot's revision.
-   */
-  const eventList = <T>(
-    filter: EventListFilter,
-    read: (page: ListResult<CalEvent>, records: CalChangeRecords) => Promise<T>,
-  ) =>
-    inSnapshot(async (trx, revision) => {
-      const page = await listEvents(
-        trx,
-        filter,
-        model && { model: { at: (r) => model.exactly(r, trx) }, revision },
-      )
-      return read(page, recordsIn({ ...ctx, db: trx }))
-    })
+  /** An event list in `trx`: the list model answers only when it is at exactly `revision`. */
+  const eventList = (trx: CalDb, revision: number, filter: EventListFilter) =>
+    listEvents(trx, filter, model && { model: { at: (r) => model.exactly(r, trx) }, revision })
 
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
@@ -131,8 +117,14 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     return {
       revision,
       events: {
-        list: (filter: EventListFilter = {}) => listed(eventList(filter, async (page) => page)),
-        listWith: (filter, read) => listed(eventList(filter, read)),
+        list: (filter: EventListFilter = {}) =>
+          listed(inSnapshot((trx, revision) => eventList(trx, revision, filter))),
+        listWith: (filter, read) =>
+          listed(
+            inSnapshot(async (trx, revision) =>
+              read(await eventList(trx, revision, filter), recordsIn(inTrx(trx))),
+            ),
+          ),
       },
       venues: {
         list: (filter?: VenueListFilter) =>
