@@ -27,12 +27,12 @@ export async function enqueueWebhooks<DB>(
   api: WebhookApi,
   events: readonly WebhookEvent[],
 ): Promise<number> {
+  if (events.length === 0) return 0
   const types = events.map((e) => e.type)
-  const ats = events.map((e) => (e.at ?? null)?.toISOString() ?? null)
+  const ats = events.map((e) => e.at?.toISOString() ?? null)
   // Bound as text, then cast: a parameter typed json would be serialized once more by
   // postgres.js (a JSON string of the JSON) and arrive as a string.
   const payloads = events.map((e) => JSON.stringify(e.data ?? null))
-  if (events.length === 0) return 0
   const { rows } = await sql<{ written: number }>`
     with sent as (
       insert into webhook_message (id, subscription_id, api, type, payload, created, next_attempt_at)

@@ -71,6 +71,9 @@ export async function followSource(
       .execute()
     const wanted = new Set(subscribed.flatMap((s) => s.events))
     const read = await source.read(trx, position, limit, wanted)
+    // Only what was wanted when read: a source may leave the others without `data`, and a
+    // subscription made since (the insert joins the subscriptions as they are then) must not
+    // get such an event.
     const sent = read.events.filter((e) => wanted.has(e.type))
     if (sent.length > 0) await enqueueWebhooks<WebhookTables>(trx, source.api, sent)
     if (read.through !== position) {
