@@ -103,22 +103,12 @@ export class AsRelLineReader {
    */
   #plainLine(bytes: Uint8Array, start: number): number {
     const n = bytes.length
-    let i = start
-    let a = 0
-    for (; i < n; i++) {
-      const c = bytes[i]!
-      if (c < ZERO || c > NINE) break
-      a = a * 10 + (c - ZERO)
-    }
-    if (i === start || i - start > 10 || a > MAX_ASN || bytes[i] !== PIPE) return -1
-    const second = ++i
-    let b = 0
-    for (; i < n; i++) {
-      const c = bytes[i]!
-      if (c < ZERO || c > NINE) break
-      b = b * 10 + (c - ZERO)
-    }
-    if (i === second || i - second > 10 || b > MAX_ASN || bytes[i] !== PIPE) return -1
+    let i = this.#asnField(bytes, start)
+    if (i < 0) return -1
+    const a = this.#asn
+    i = this.#asnField(bytes, i + 1)
+    if (i < 0) return -1
+    const b = this.#asn
     i++
     if (bytes[i] === MINUS && bytes[i + 1] === ONE) i += 2
     else if (bytes[i] === ZERO) i++
@@ -137,6 +127,26 @@ export class AsRelLineReader {
     // self-loops are kept here so their AS stays in the graph; buildAsGraph drops the loop
     this.edges.add(a, b)
     return i + 1
+  }
+
+  /** The value of the last {@link #asnField} read (a field, not a returned pair: no allocation). */
+  #asn = 0
+
+  /**
+   * Reads the ASN field at `start` (1 to 10 digits, at most {@link MAX_ASN}) into `#asn`;
+   * returns the index of the pipe that ends it, or -1 when it is no such field.
+   */
+  #asnField(bytes: Uint8Array, start: number): number {
+    let i = start
+    let value = 0
+    for (; i < bytes.length; i++) {
+      const c = bytes[i]!
+      if (c < ZERO || c > NINE) break
+      value = value * 10 + (c - ZERO)
+    }
+    if (i === start || i - start > 10 || value > MAX_ASN || bytes[i] !== PIPE) return -1
+    this.#asn = value
+    return i
   }
 
   #line(bytes: Uint8Array, start: number, end: number): void {
