@@ -1,6 +1,5 @@
-import { openPostgresDatabase } from '@kcore/db'
+import { secondConnection, type TestDatabase, testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
-import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
 import { type CalReader, type CalStore, createCalStore } from '../src/index.js'
 import { prng } from '../src/testing.js'
@@ -11,6 +10,9 @@ import { prng } from '../src/testing.js'
 // repeats nothing the list showed and misses nothing it did not.
 
 const pgUrl = process.env.DATABASE_URL
+/** A throwaway PostgreSQL database, dropped when closed. */
+const openPostgres = () =>
+  (testDatabases().find((d) => d.name === 'postgres') as TestDatabase).open()
 
 type Kind = 'event' | 'venue' | 'organizer' | 'category'
 
@@ -40,13 +42,8 @@ describe.runIf(pgUrl)('lists and their tokens under concurrent writers (PostgreS
   it('shows each token revision exactly, for every kind', async () => {
     const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31)
     const rnd = prng(seed)
-    const name = `kcore_t_snap_${Date.now().toString(36)}`
-    const admin = postgres(pgUrl as string, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`create database "${name}"`)
-    const url = new URL(pgUrl as string)
-    url.pathname = `/${name}`
-    const readerDatabase = openPostgresDatabase(url.toString())
-    const writerDatabase = openPostgresDatabase(url.toString())
+    const readerDatabase = await openPostgres()
+    const writerDatabase = await secondConnection(readerDatabase)
     try {
       const store: CalStore = createCalStore(readerDatabase)
       const writer = createCalStore(writerDatabase, { listModel: false })
@@ -148,20 +145,13 @@ describe.runIf(pgUrl)('lists and their tokens under concurrent writers (PostgreS
       }
       expect(wrong.join('\n'), `seed ${seed}`).toBe('')
     } finally {
-      await readerDatabase.close()
       await writerDatabase.close()
-      await admin.unsafe(`drop database if exists "${name}" with (force)`)
-      await admin.end()
+      await readerDatabase.close()
     }
   }, 180_000)
 
   it('reads a page and its relations in one snapshot (listWith)', async () => {
-    const name = `kcore_t_snapw_${Date.now().toString(36)}`
-    const admin = postgres(pgUrl as string, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`create database "${name}"`)
-    const url = new URL(pgUrl as string)
-    url.pathname = `/${name}`
-    const database = openPostgresDatabase(url.toString())
+    const database = await openPostgres()
     try {
       const store = createCalStore(database)
       await store.migrate()
@@ -190,8 +180,6 @@ describe.runIf(pgUrl)('lists and their tokens under concurrent writers (PostgreS
       expect(next.changes.map((c) => [c.kind, c.id])).toContainEqual(['venue', venue.id])
     } finally {
       await database.close()
-      await admin.unsafe(`drop database if exists "${name}" with (force)`)
-      await admin.end()
     }
   })
 })
