@@ -11,7 +11,12 @@ import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { idIn, inIdOrder, requestIds, validIds } from './id-list.js'
 import { checkAuthor, rejectNul, requireName } from './input-guard.js'
 import { modifiedConditions } from './modified-filter.js'
-import type { NamedRecordInput, NamedRecordListFilter, PatchOf } from './named-record.js'
+import type {
+  NamedRecord,
+  NamedRecordInput,
+  NamedRecordListFilter,
+  PatchOf,
+} from './named-record.js'
 import type { ListResult } from './page.js'
 import { emptyList, pageOf } from './paging.js'
 import type { CalSchema, EventTable, OrganizerTable, VenueTable } from './schema.js'
@@ -24,6 +29,26 @@ import { transact } from './transact.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
 import { slugLockKey } from './write-locks.js'
 
+/** Every key of a row type, spelled out: one missing from `shape` does not compile. */
+export function columnsOf<R>(shape: Record<keyof R, true>): (keyof R & string)[] {
+  return Object.keys(shape) as (keyof R & string)[]
+}
+
+/** The columns of {@link NamedRecord}, which venues and organizers both have. */
+export const NAMED_RECORD_COLUMNS = {
+  id: true,
+  author: true,
+  status: true,
+  created: true,
+  modified: true,
+  name: true,
+  slug: true,
+  description: true,
+  image: true,
+  phone: true,
+  website: true,
+} as const satisfies Record<keyof NamedRecord, true>
+
 /** Tables of records with a name, a slug, a status and an author: venues and organizers. */
 export type NamedTable = 'cal_venue' | 'cal_organizer'
 
@@ -32,6 +57,13 @@ type Row<T extends NamedTable> = Selectable<CalSchema[T]>
 
 /** A stored row of either table, as the shared queries see it. */
 type AnyRow = Selectable<VenueTable> | Selectable<OrganizerTable>
+
+/**
+ * `spec`'s columns as either table's: Kysely types only the columns the two tables share, so
+ * the rows read with these are the record of `T` (see `asRecord`).
+ */
+const columnsIn = (spec: { columns: readonly string[] }) =>
+  spec.columns as readonly (keyof AnyRow & string)[]
 
 /** Column changes of an update of either table. */
 type NamedChanges = Updateable<VenueTable & OrganizerTable>
@@ -55,6 +87,11 @@ export interface NamedRecordSpec<
   P extends PatchOf<I>,
 > {
   table: T
+  /**
+   * Every column of the table, named in each query instead of `*`: a column another process's
+   * migration adds then changes no prepared statement's result (see `@kcore/db`).
+   */
+  columns: readonly (keyof Row<T> & string)[]
   kind: 'venue' | 'organizer'
   /** How a validation message names one: `a venue`. */
   what: string
@@ -127,12 +164,12 @@ async function trashAndUnlink<
     .set({ ...changes, status: 'trash' })
     .where('id', '=', id)
     .where('status', '<>', 'trash')
-    .returningAll()
+    .returning(columnsIn(spec))
     .executeTakeFirst()
   if (row) {
     await spec.unlink(trx, id)
   }
-  return row
+  return row as AnyRow | undefined
 }
 
 /**
@@ -194,11 +231,10 @@ async function insertRow<T extends NamedTable, I extends NamedRecordInput, P ext
       return trx
         .insertInto(table)
         .values(rowValues(now, spec, input, name, slug))
-        .returningAll()
+        .returning(columnsIn(spec))
         .executeTakeFirstOrThrow()
     },
   )
-  // `returningAll` on either table: Kysely types only the columns the two tables share.
   return row as AnyRow
 }
 
@@ -326,18 +362,19 @@ export function createNamedRecordRepository<
 >(ctx: StoreContext, spec: NamedRecordSpec<T, I, P>) {
   const { db } = ctx
   const { table, kind } = spec as { table: NamedTable; kind: NamedRecordSpec<T, I, P>['kind'] }
-  const asRecord = (row: AnyRow) => row as Row<T>
+  const columns = columnsIn(spec)
+  const asRecord = (row: object) => row as Row<T>
 
   async function get(id: number): Promise<Row<T> | undefined> {
     if (validIds([id]).length === 0) return undefined
-    const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst()
+    const row = await db.selectFrom(table).select(columns).where('id', '=', id).executeTakeFirst()
     return row && asRecord(row)
   }
 
   async function getMany(ids: readonly number[]): Promise<Row<T>[]> {
     const wanted = validIds(ids)
     if (wanted.length === 0) return []
-    const rows = await db.selectFrom(table).selectAll().where(idIn('id', wanted)).execute()
+    const rows = await db.selectFrom(table).select(columns).where(idIn('id', wanted)).execute()
     return inIdOrder(ids, rows).map(asRecord)
   }
 
@@ -354,7 +391,7 @@ export function createNamedRecordRepository<
       if (patch.status === 'trash') await lockLinkedEvents(trx, spec, id)
       const current = await trx
         .selectFrom(table)
-        .selectAll()
+        .select(columns)
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst()
@@ -385,7 +422,7 @@ export function createNamedRecordRepository<
             .updateTable(table)
             .set(changes)
             .where('id', '=', id)
-            .returningAll()
+            .returning(columns)
             .executeTakeFirstOrThrow()
         },
       )
@@ -434,7 +471,7 @@ export function createNamedRecordRepository<
     const [count, rows] = await Promise.all([
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       q
-        .selectAll('v')
+        .select(columns.map((c) => `v.${c}` as const))
         .orderBy((eb) => eb.fn('lower', ['v.name']))
         .orderBy('v.id')
         .limit(limit)
@@ -459,7 +496,11 @@ export function createNamedRecordRepository<
     get,
     async getBySlug(slug: string): Promise<Row<T> | undefined> {
       if (slug.includes('\u0000')) return undefined
-      const row = await db.selectFrom(table).selectAll().where('slug', '=', slug).executeTakeFirst()
+      const row = await db
+        .selectFrom(table)
+        .select(columns)
+        .where('slug', '=', slug)
+        .executeTakeFirst()
       return row && asRecord(row)
     },
     getMany,

@@ -1,15 +1,18 @@
 import {
+  columnsOf,
   createNamedRecordRepository,
   findOrInsertNamedMany,
   lockNames,
+  NAMED_RECORD_COLUMNS,
   type NamedRecordSpec,
 } from './named-record-repository.js'
-import type { OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
+import type { Organizer, OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
 import type { OrganizerRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'
 
 const ORGANIZERS: NamedRecordSpec<'cal_organizer', OrganizerInput, OrganizerPatch> = {
   table: 'cal_organizer',
+  columns: columnsOf<Organizer>({ ...NAMED_RECORD_COLUMNS, email: true }),
   kind: 'organizer',
   what: 'an organizer',
   textFields: ['description', 'image', 'phone', 'website', 'email'],

@@ -1,12 +1,14 @@
 import { CalValidationError } from './errors.js'
 import {
+  columnsOf,
   createNamedRecordRepository,
   findOrInsertNamed,
+  NAMED_RECORD_COLUMNS,
   type NamedRecordSpec,
 } from './named-record-repository.js'
 import type { VenueRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'
-import type { VenueInput, VenueListFilter, VenuePatch } from './venue.js'
+import type { Venue, VenueInput, VenueListFilter, VenuePatch } from './venue.js'
 
 function checkCoordinates(lat: number | null | undefined, lng: number | null | undefined): void {
   if (lat !== undefined && lat !== null && !(Number.isFinite(lat) && Math.abs(lat) <= 90)) {
@@ -19,6 +21,19 @@ function checkCoordinates(lat: number | null | undefined, lng: number | null | u
 
 const VENUES: NamedRecordSpec<'cal_venue', VenueInput, VenuePatch> = {
   table: 'cal_venue',
+  columns: columnsOf<Venue>({
+    ...NAMED_RECORD_COLUMNS,
+    show_map: true,
+    show_map_link: true,
+    address: true,
+    city: true,
+    country: true,
+    province: true,
+    state: true,
+    zip: true,
+    geo_lat: true,
+    geo_lng: true,
+  }),
   kind: 'venue',
   what: 'a venue',
   textFields: [

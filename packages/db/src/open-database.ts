@@ -18,6 +18,7 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Databas
     const database = openPostgresDatabase(config.url, {
       maxConnections: config.maxConnections,
       connectTimeoutMs: timeout,
+      preparedStatements: config.preparedStatements,
     })
     await checkConnection(database, config.url, timeout)
     return database

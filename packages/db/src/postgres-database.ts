@@ -1,9 +1,10 @@
 import { Kysely } from 'kysely'
 import { PostgresJSDialect } from 'kysely-postgres-js'
-import postgres from 'postgres'
+import postgres, { type Sql } from 'postgres'
 import { tryWithSessionLock } from './advisory-lock.js'
 import type { Database, NoTables } from './database.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
+import { DEFAULT_PREPARED_STATEMENTS, preparingSql } from './prepared-statements.js'
 
 const DATE_OID = 1082
 const INT8_OID = 20
@@ -14,6 +15,12 @@ export interface PostgresOptions {
   maxConnections?: number
   /** How long each connection attempt may take, in ms (default 10 s). */
   connectTimeoutMs?: number
+  /**
+   * Distinct query texts run as named prepared statements, planned once per connection
+   * (default 1,000; later texts run unnamed, planned on every execution); `0`: none, for a
+   * pooler in transaction mode that cannot keep them.
+   */
+  preparedStatements?: number
 }
 
 /**
@@ -21,7 +28,11 @@ export interface PostgresOptions {
  * are made lazily; each gives up after `connectTimeoutMs` (default 10 s) until the server is ready.
  */
 export function openPostgresDatabase(url: string, options: PostgresOptions = {}): Database {
-  const { maxConnections = 10, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS } = options
+  const {
+    maxConnections = 10,
+    connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+    preparedStatements = DEFAULT_PREPARED_STATEMENTS,
+  } = options
   const sql = postgres(url, {
     max: maxConnections,
     // seconds; covers TCP connect, TLS and the startup handshake (a host that accepts and never answers)
@@ -45,7 +56,11 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       },
     },
   })
-  const db = new Kysely<NoTables>({ dialect: new PostgresJSDialect({ postgres: sql }) })
+  const queries = preparingSql(sql, preparedStatements)
+  // A factory (not `sql` itself): the dialect then reserves its connections through `queries`.
+  const db = new Kysely<NoTables>({
+    dialect: new PostgresJSDialect({ postgres: async () => queries as unknown as Sql }),
+  })
 
   return {
     db,
