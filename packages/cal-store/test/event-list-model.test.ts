@@ -1,8 +1,7 @@
-import { type Database, openPostgresDatabase } from '@kcore/db'
-import { propertyRuns, testDatabases } from '@kcore/db/testing'
+import type { Database } from '@kcore/db'
+import { propertyRuns, secondConnection, type TestDatabase, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_FILTERS } from '../src/event-filters/filter-list.js'
 import { type EventIdIndex, listEvents, sqlTermResolver } from '../src/event-list.js'
@@ -441,13 +440,10 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
   it('lists while other connections commit, and ends where SQL is', async () => {
     const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31)
     const rnd = prng(seed)
-    const name = `kcore_t_model_${Date.now().toString(36)}`
-    const admin = postgres(pgUrl as string, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`create database "${name}"`)
-    const url = new URL(pgUrl as string)
-    url.pathname = `/${name}`
-    const readerDatabase = openPostgresDatabase(url.toString())
-    const writerDatabase = openPostgresDatabase(url.toString())
+    const readerDatabase = await (
+      testDatabases().find((d) => d.name === 'postgres') as TestDatabase
+    ).open()
+    const writerDatabase = await secondConnection(readerDatabase)
     try {
       const writer = createCalStore(writerDatabase, { listModel: false })
       await writer.migrate()
@@ -528,10 +524,8 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
         expect(byModel, `seed ${seed}, filter ${JSON.stringify(filter)}`).toEqual(bySql)
       }
     } finally {
-      await readerDatabase.close()
       await writerDatabase.close()
-      await admin.unsafe(`drop database if exists "${name}" with (force)`)
-      await admin.end()
+      await readerDatabase.close()
     }
   }, 120_000)
 })
