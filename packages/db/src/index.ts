@@ -17,6 +17,7 @@ export { openDatabase } from './open-database.js'
 export { openPgliteDatabase } from './open-pglite-database.js'
 export type { PgliteOptions } from './pglite-database.js'
 export { openPostgresDatabase, type PostgresOptions } from './postgres-database.js'
+export { DEFAULT_PREPARED_STATEMENTS } from './prepared-statements.js'
 export {
   createRevisionMemo,
   type RevisionMemo,

@@ -33,7 +33,12 @@ export interface App {
 export async function openStores(config: Config, log?: Logger) {
   const database = await openDatabase(
     config.databaseUrl
-      ? { url: config.databaseUrl, connectTimeoutMs: config.dbConnectTimeoutMs, log }
+      ? {
+          url: config.databaseUrl,
+          connectTimeoutMs: config.dbConnectTimeoutMs,
+          preparedStatements: config.dbPreparedStatements,
+          log,
+        }
       : { dataDir: config.dataDir, log },
   )
   try {

@@ -68,6 +68,22 @@ describe('loadConfig', () => {
     },
   )
 
+  it('prepares 1,000 query texts unless configured, 0 for none', () => {
+    expect(loadConfig({}).dbPreparedStatements).toBe(1000)
+    expect(loadConfig({ KCORE_DB_PREPARED_STATEMENTS: '0' }).dbPreparedStatements).toBe(0)
+    expect(loadConfig({ KCORE_DB_PREPARED_STATEMENTS: '100000' }).dbPreparedStatements).toBe(
+      100_000,
+    )
+  })
+
+  it.each(['-1', '1.5', 'many', '100001', '1e400'])(
+    'refuses %j of KCORE_DB_PREPARED_STATEMENTS',
+    (value) => {
+      const name = 'KCORE_DB_PREPARED_STATEMENTS'
+      expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name} `)
+    },
+  )
+
   it('treats empty environment values as unset', () => {
     const config = loadConfig({ PORT: '', DATABASE_URL: '' })
     expect(config.port).toBe(8080)

@@ -1,5 +1,5 @@
 import { isValidTimeZone } from '@cal/store'
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '@kcore/db'
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PREPARED_STATEMENTS } from '@kcore/db'
 import { DEFAULT_PROVIDER_URL } from '@kcore/engine'
 import { parsePublicUrl } from '@kcore/http-adapter'
 import { DEFAULT_REFRESH_DEADLINE_MS, DEFAULT_SCHEDULER, parseCronSchedule } from '@kcore/store'
@@ -90,6 +90,13 @@ const schema = z.object({
     .optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   dbConnectTimeoutMs: millis(DEFAULT_CONNECT_TIMEOUT_MS),
+  // Query texts PostgreSQL keeps prepared per connection; 0 behind a transaction-mode pooler.
+  dbPreparedStatements: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(100_000, 'must be at most 100000')
+    .default(DEFAULT_PREPARED_STATEMENTS),
   refreshDeadlineMs: millis(DEFAULT_REFRESH_DEADLINE_MS),
 })
 
@@ -118,6 +125,7 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   publicUrl: 'KCORE_PUBLIC_URL',
   logLevel: 'KCORE_LOG_LEVEL',
   dbConnectTimeoutMs: 'KCORE_DB_CONNECT_TIMEOUT_MS',
+  dbPreparedStatements: 'KCORE_DB_PREPARED_STATEMENTS',
   refreshDeadlineMs: 'KCORE_REFRESH_DEADLINE_MS',
 }
 
