@@ -4,7 +4,7 @@ import postgres, { type Sql } from 'postgres'
 import { tryWithSessionLock } from './advisory-lock.js'
 import type { Database, NoTables } from './database.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
-import { DEFAULT_PREPARED_STATEMENTS, preparingSql } from './prepared-statements.js'
+import { DEFAULT_PREPARED_STATEMENTS, preparingSql, statementCap } from './prepared-statements.js'
 
 const DATE_OID = 1082
 const INT8_OID = 20
@@ -33,6 +33,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
     preparedStatements = DEFAULT_PREPARED_STATEMENTS,
   } = options
+  const cap = statementCap(preparedStatements)
   const sql = postgres(url, {
     max: maxConnections,
     // seconds; covers TCP connect, TLS and the startup handshake (a host that accepts and never answers)
@@ -56,7 +57,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       },
     },
   })
-  const queries = preparingSql(sql, preparedStatements)
+  const queries = preparingSql(sql, cap)
   // A factory (not `sql` itself): the dialect then reserves its connections through `queries`.
   const db = new Kysely<NoTables>({
     dialect: new PostgresJSDialect({ postgres: async () => queries as unknown as Sql }),

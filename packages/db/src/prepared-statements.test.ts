@@ -65,3 +65,14 @@ describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
     expect(await preparedOn(db)).toEqual([])
   })
 })
+
+describe('the prepared-statement cap', () => {
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses preparedStatements %s',
+    (value) => {
+      expect(() =>
+        openPostgresDatabase('postgres://127.0.0.1:1/none', { preparedStatements: value }),
+      ).toThrow(RangeError)
+    },
+  )
+})

@@ -3,6 +3,14 @@ import type { Sql } from 'postgres'
 /** Default of `PostgresOptions.preparedStatements`: distinct query texts prepared at most. */
 export const DEFAULT_PREPARED_STATEMENTS = 1000
 
+/** `limit` as a cap of prepared texts, checked before a pool is made for it. */
+export function statementCap(limit: number): number {
+  if (!(Number.isSafeInteger(limit) && limit >= 0)) {
+    throw new RangeError(`preparedStatements must be a whole number ≥ 0, not ${limit}`)
+  }
+  return limit
+}
+
 /**
  * What kysely-postgres-js needs of postgres.js (`reserve`, `end`), with Kysely's queries run
  * as named prepared statements: kysely-postgres-js runs every query through `unsafe()`,
@@ -32,7 +40,11 @@ export function preparingSql(sql: Sql, limit: number) {
       // All kysely-postgres-js calls on a reserved connection.
       return {
         unsafe: (text: string, parameters?: unknown[], options: { prepare?: boolean } = {}) =>
-          reserved.unsafe(text, parameters as never, { prepare: prepare(text), ...options }),
+          // Without parameters postgres.js sends the simple protocol: nothing to prepare.
+          reserved.unsafe(text, parameters as never, {
+            prepare: (parameters?.length ?? 0) > 0 && prepare(text),
+            ...options,
+          }),
         release: () => reserved.release(),
       }
     },
