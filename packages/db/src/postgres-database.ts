@@ -36,6 +36,8 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
   const cap = statementCap(preparedStatements)
   const sql = postgres(url, {
     max: maxConnections,
+    // Its own tagged queries too (`ping`): none prepared when the cap says none.
+    prepare: cap > 0,
     // seconds; covers TCP connect, TLS and the startup handshake (a host that accepts and never answers)
     connect_timeout: connectTimeoutMs / 1000,
     onnotice: () => {},
