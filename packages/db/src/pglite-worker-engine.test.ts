@@ -22,6 +22,7 @@ describe('PGlite in a worker thread', () => {
   afterAll(() => database.close())
 
   it('carries parameters and results of every type unchanged', async () => {
+    const COLUMNS = ['t', 'b', 'd', 'n', 'f', 'j', 'a', 'x', 'z']
     // NUL-free text (PostgreSQL refuses NUL), biased to the edges of UTF-8 and of size.
     const text = fc.oneof(
       fc.constantFrom('', 'é', '𝄞', '\u{10FFFF}', '\uFFFD', '\u0001', 'x'.repeat(100_000)),
@@ -53,12 +54,15 @@ describe('PGlite in a worker thread', () => {
       j: fc.jsonValue(),
       a: fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 20 }),
       x: fc.option(fc.boolean(), { nil: null }),
-      name: fc.oneof(
-        fc.constantFrom('__proto__', 'constructor', 'toString', 'a b', 'é', '1'),
-        fc
-          .string({ unit: 'grapheme', minLength: 1, maxLength: 15 })
-          .filter((s) => !s.includes('\0') && Buffer.byteLength(s) < 64),
-      ),
+      // Never another column's name ('a' drawn here once made two columns `a`: seed 1699345321).
+      name: fc
+        .oneof(
+          fc.constantFrom('__proto__', 'constructor', 'toString', 'a b', 'é', '1'),
+          fc
+            .string({ unit: 'grapheme', minLength: 1, maxLength: 15 })
+            .filter((s) => !s.includes('\0') && Buffer.byteLength(s) < 64),
+        )
+        .filter((s) => !COLUMNS.includes(s)),
     })
     await fc.assert(
       fc.asyncProperty(row, async (v) => {
@@ -69,9 +73,7 @@ describe('PGlite in a worker thread', () => {
         expect(rows).toHaveLength(1)
         const got = rows[0]!
         // (Key order aside: a name like '1' comes first in any JavaScript object.)
-        expect(Object.keys(got).sort()).toEqual(
-          ['t', 'b', 'd', 'n', 'f', 'j', 'a', 'x', 'z', v.name].sort(),
-        )
+        expect(Object.keys(got).sort()).toEqual([...COLUMNS, v.name].sort())
         expect(got.t).toBe(v.t)
         expect(got.b).toBeInstanceOf(Uint8Array)
         expect([...(got.b as Uint8Array)]).toEqual([...v.b])
