@@ -69,8 +69,8 @@ type Samples = { lists: number[]; writes: number[] }
  * One block of `runs` lists and creates through a fresh handler: without webhooks
  * (`none`), or with the calendar as the sender's source, 5 subscriptions to every calendar event at the healthy
  * (`ok`) or the never-answering (`dead`) receiver, and a running sender notified after each
- * write as the service does. Blocks of the three setups alternate (every order once), so a change in the
- * machine's load falls on all three alike.
+ * write as the service does. Blocks of the three setups alternate (every order once), so a
+ * change in the machine's load falls on all three alike.
  */
 async function measure(receiving: Receiving, runs: number, into: Samples, round: number) {
   const withWebhooks = receiving !== 'none'

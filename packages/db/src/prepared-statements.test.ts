@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from './database.js'
 import { openPostgresDatabase } from './postgres-database.js'
-import { testDatabases } from './testing.js'
+import { secondConnection, testDatabases } from './testing.js'
 
 const postgres = testDatabases().find((t) => t.name === 'postgres')
 
@@ -25,12 +25,10 @@ describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
   async function pool(preparedStatements?: number): Promise<Database> {
     const owner = await postgres!.open()
     open.push(owner)
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-      owner.db,
-    )
-    const url = new URL(process.env.DATABASE_URL ?? '')
-    url.pathname = `/${rows[0]!.name}`
-    const db = openPostgresDatabase(url.toString(), { maxConnections: 1, preparedStatements })
+    const db = await secondConnection(owner, process.env, {
+      maxConnections: 1,
+      preparedStatements,
+    })
     open.push(db)
     return db
   }
@@ -57,6 +55,25 @@ describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
       expect((await q.execute(db.db)).rows).toEqual([{ [`n${i}`]: 2 * i }])
     }
     expect(await preparedOn(db)).toHaveLength(3)
+  })
+
+  it('answers right with ten callers at once over four connections, past the cap', async () => {
+    const owner = await postgres!.open()
+    open.push(owner)
+    const db = await secondConnection(owner, process.env, {
+      maxConnections: 4,
+      preparedStatements: 3,
+    })
+    open.push(db)
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const got = []
+        for (const q of texts(6)) got.push((await q.execute(db.db)).rows[0])
+        return got
+      }),
+    )
+    const expected = Array.from({ length: 6 }, (_, i) => ({ [`n${i}`]: 2 * i }))
+    for (const got of answers) expect(got).toEqual(expected)
   })
 
   it('prepares nothing with preparedStatements: 0', async () => {

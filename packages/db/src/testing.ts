@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import postgres from 'postgres'
 import type { Database } from './database.js'
 import { openPgliteDatabase } from './open-pglite-database.js'
-import { openPostgresDatabase } from './postgres-database.js'
+import { openPostgresDatabase, type PostgresOptions } from './postgres-database.js'
 
 /** One database engine a test suite runs against. */
 export interface TestDatabase {
@@ -129,12 +129,13 @@ export function propertyRuns(full: number, min = 10): number {
 /**
  * A second, independent connection pool to the same database, as another process would have:
  * on PostgreSQL a new pool to the database `database` is connected to (found from
- * `DATABASE_URL`'s server); PGlite has one connection per process, so there it is the same
- * database (its `close()` leaves it open).
+ * `DATABASE_URL`'s server), opened with `options`; PGlite has one connection per process, so
+ * there it is the same database (its `close()` leaves it open).
  */
 export async function secondConnection(
   database: Database,
   env: Record<string, string | undefined> = process.env,
+  options: PostgresOptions = {},
 ): Promise<Database> {
   if (database.dialect === 'pglite') return { ...database, close: async () => {} }
   const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
@@ -142,5 +143,5 @@ export async function secondConnection(
   )
   const url = new URL(env.DATABASE_URL ?? '')
   url.pathname = `/${rows[0]!.name}`
-  return openPostgresDatabase(url.toString())
+  return openPostgresDatabase(url.toString(), options)
 }
