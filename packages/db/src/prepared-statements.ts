@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres'
+import { pipelineReadOnly } from './read-only-transactions.js'
 
 /** Default of `PostgresOptions.preparedStatements`: distinct query texts prepared at most. */
 export const DEFAULT_PREPARED_STATEMENTS = 1000
@@ -38,7 +39,7 @@ export function preparingSql(sql: Sql, limit: number) {
     async reserve() {
       const reserved = await sql.reserve()
       // All kysely-postgres-js calls on a reserved connection.
-      return {
+      return pipelineReadOnly({
         unsafe: (text: string, parameters?: unknown[], options: { prepare?: boolean } = {}) =>
           // Without parameters postgres.js sends the simple protocol: nothing to prepare.
           reserved.unsafe(text, parameters as never, {
@@ -46,7 +47,7 @@ export function preparingSql(sql: Sql, limit: number) {
             ...options,
           }),
         release: () => reserved.release(),
-      }
+      })
     },
     end: () => sql.end(),
   }
