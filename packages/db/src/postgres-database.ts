@@ -4,6 +4,7 @@ import postgres, { type Sql } from 'postgres'
 import { tryWithSessionLock } from './advisory-lock.js'
 import type { Database, NoTables } from './database.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './database-connect-error.js'
+import { drainingPool } from './draining-pool.js'
 import { DEFAULT_PREPARED_STATEMENTS, preparingSql, statementCap } from './prepared-statements.js'
 
 const DATE_OID = 1082
@@ -59,7 +60,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       },
     },
   })
-  const queries = preparingSql(sql, cap)
+  const queries = drainingPool(preparingSql(sql, cap))
   // A factory (not `sql` itself): the dialect then reserves its connections through `queries`.
   const db = new Kysely<NoTables>({
     dialect: new PostgresJSDialect({ postgres: async () => queries as unknown as Sql }),

@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import fc from 'fast-check'
-import { type Kysely, sql } from 'kysely'
+import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from './database.js'
 import { openPostgresDatabase } from './postgres-database.js'
@@ -183,13 +183,13 @@ describe.skipIf(!postgres)('read-only transactions on PostgreSQL', () => {
     const pool = await openPostgresDatabase(proxy.url, { maxConnections: 1 })
     open.push(pool)
     await sql`select 1`.execute(pool.db) // connected
-    const read = (k: Kysely<unknown>) =>
+    const read = (k: Database['db']) =>
       k
         .transaction()
         .setIsolationLevel('repeatable read')
         .setAccessMode('read only')
         .execute((trx) => sql`select 1 as n`.execute(trx))
-    const write = (k: Kysely<unknown>) =>
+    const write = (k: Database['db']) =>
       k
         .transaction()
         .setIsolationLevel('repeatable read')
