@@ -42,6 +42,11 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     // seconds; covers TCP connect, TLS and the startup handshake (a host that accepts and never answers)
     connect_timeout: connectTimeoutMs / 1000,
     onnotice: () => {},
+    // Every statement of the stores is short. PostgreSQL's JIT is chosen by cost, and the
+    // estimates of small or never-analyzed tables (a one-row revision table is taken for 2,200
+    // rows) pass its threshold: the first such statement of a connection then spent ~60 ms
+    // compiling what runs in 3 ms (the trend model's listing after a start).
+    connection: { jit: 'off' },
     // Same value shapes as PGlite: dates stay 'YYYY-MM-DD' strings (no time-zone shifts),
     // counts and other int8 values come back as numbers.
     types: {
