@@ -1,0 +1,32 @@
+// One restart of bench/trends-uncached.ts, as a process of its own: opens the history
+// database as a starting service does (migrations run, so its connections are open), builds
+// the store and handler, and times the first GET /api/trends/{asn} (nothing loaded, nothing
+// compiled yet). With --load it then times the store's model loading to the same revision.
+// Prints one JSON line last: { ms, status, loadMs? }.
+//   node --import tsx bench/first-answer.ts <asn> [--load]   (the packages' dist, as kcore serve)
+import { createHandler } from '@kcore/http-adapter'
+import { createKcoreStore } from '@kcore/store'
+import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
+
+const asn = Number(process.argv[2])
+const { database } = await openTrendHistory(
+  process.env.BENCH_DB ?? 'kcore_bench_trends',
+  Number(process.env.BENCH_SNAPSHOTS ?? 460),
+)
+try {
+  const store = createKcoreStore(database, { memoBytes: false })
+  const handler = createHandler({ kcore: readOnlyKcoreOptions(store) })
+  const started = performance.now()
+  const answer = await handler(new Request(`http://localhost/api/trends/${asn}`))
+  await answer.arrayBuffer()
+  const ms = performance.now() - started
+  let loadMs: number | undefined
+  if (process.argv.includes('--load')) {
+    const loadStart = performance.now()
+    await store.loadTrendModel()
+    loadMs = performance.now() - loadStart
+  }
+  console.log(JSON.stringify({ ms, status: answer.status, loadMs }))
+} finally {
+  await database.close()
+}
