@@ -30,8 +30,7 @@ describe.skipIf(!postgres)('JIT on PostgreSQL', () => {
           return rows[0]!
         }),
       ),
-    )
-    await pool.close()
+    ).finally(() => pool.close())
     expect(new Set(settings.map((s) => s.pid)).size).toBe(4)
     expect(settings.map((s) => s.jit)).toEqual(Array(4).fill('off'))
   })
