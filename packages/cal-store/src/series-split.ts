@@ -5,7 +5,6 @@ import {
   type Recurrence,
   type RecurrenceInput,
 } from './recurrence/index.js'
-import { wallKey } from './series-ids.js'
 import { type SeriesShape, seriesTiming } from './series-recurrence.js'
 
 /** A rule that yields its DTSTART alone: a series whose rules all ended keeps its start. */
@@ -32,17 +31,6 @@ const countOf = (rule: string) => /(?:^|;)COUNT=(\d+)/i.exec(rule)?.[1]
 
 /** A wall date-time as `YYYY-MM-DD HH:MM:SS` (a date alone is its midnight), for comparing. */
 const fullWall = (wall: string) => (wall.length === 10 ? `${wall} 00:00:00` : wall)
-
-const EPOCH_1000 = Date.UTC(1000, 0, 1)
-
-/**
- * The wall time an occurrence has by its rule, from its key (its minute) and the second of
- * its start: a DST gap moves `start`, never the key.
- */
-function originalWall(o: Occurrence): string {
-  const minute = new Date(EPOCH_1000 + o.key * 60_000).toISOString().slice(0, 16).replace('T', ' ')
-  return `${minute}:${o.start.slice(17, 19)}`
-}
 
 /** Each rule of `input` compiled alone against the series' start, by the core. */
 function rulesAlone(input: RecurrenceInput, shape: SeriesShape) {
@@ -74,7 +62,8 @@ export function recurrenceBefore(
       ? withEnd(rule, `COUNT=${spentBefore(alone, shape, cut)}`)
       : withEnd(rule, `UNTIL=${untilUtc(cut.startMs - 1000)}`)
   })
-  const cutWall = fullWall(cut.start)
+  // exdates and rdates name the rules' wall times (`wall`), which a DST gap never moves
+  const cutWall = fullWall(cut.wall)
   const earlier = (dates: readonly string[] | undefined) =>
     (dates ?? []).filter((d) => fullWall(d) < cutWall)
   return { rules, rdates: earlier(input.rdates), exdates: earlier(input.exdates) }
@@ -101,7 +90,7 @@ export function recurrenceFrom(
       'scope',
       `scope=following cannot start a series at ${cut.start}: ${why}; edit this occurrence alone (scope=this) or every one (scope=all)`,
     )
-  if (wallKey(cut.start) !== cut.key) throw refuse('a DST gap moved this occurrence')
+  if (cut.start !== cut.wall) throw refuse('a DST gap moved this occurrence')
   const exdated = new Set((input.exdates ?? []).map(fullWall))
   const rules: string[] = []
   const carried: string[] = []
@@ -119,12 +108,12 @@ export function recurrenceFrom(
     // Its occurrences from the cut on, but those a kept rule has too (one occurrence each).
     const left = alone.between(cut.startMs, Number.MAX_SAFE_INTEGER, MAX_DATES + 1)
     for (const o of left) {
-      const wall = originalWall(o)
+      const { wall } = o
       if (exdated.has(wall) || kept.some((k) => k.alone.byKey(o.key) !== undefined)) continue
       carried.push(shape.all_day ? wall.slice(0, 10) : wall)
     }
   }
-  const cutWall = fullWall(cut.start)
+  const cutWall = fullWall(cut.wall)
   const later = (dates: readonly string[] | undefined) =>
     (dates ?? []).filter((d) => fullWall(d) >= cutWall)
   // With no rule left the start stands on its own, and is no rdate of itself.

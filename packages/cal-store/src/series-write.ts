@@ -357,7 +357,9 @@ export async function trashEvent(
   const [before] = await readEventsById(trx, [id])
   const input = parseRecurrence(series.recurrence as string)
   if (scope === 'this') {
-    const wall = series.all_day ? occurrence.start.slice(0, 10) : occurrence.start
+    // The rules' wall time, which a DST gap does not move: the moved start may be another
+    // occurrence's wall (02:30 in a gap starts at 03:30, as 03:30 does).
+    const wall = series.all_day ? occurrence.wall.slice(0, 10) : occurrence.wall
     await cutSeries(trx, now, series, { ...input, exdates: [...(input.exdates ?? []), wall] })
     await trx
       .deleteFrom('cal_event')

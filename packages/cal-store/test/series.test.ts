@@ -208,6 +208,42 @@ describe.each(testDatabases())('recurring series in the store on $name', ({ open
     expect(total.total).toBe(5)
   })
 
+  it('delete scope=this of an occurrence a DST gap moved removes it, not its twin', async () => {
+    // 01:30, 02:30 and 03:30 daily in New York: on 2026-03-08 02:30 falls in the gap and
+    // starts at 03:30's instant (07:30Z). Each of the two twins is deleted in turn.
+    for (const [gone, kept] of [
+      ['02:30', '03:30'],
+      ['03:30', '02:30'],
+    ]) {
+      const series = await store.events.create({
+        title: 'Gap',
+        start: T('2026-03-07T06:30:00Z'),
+        end: T('2026-03-07T07:00:00Z'),
+        timezone: 'America/New_York',
+        recurrence: { rules: ['FREQ=DAILY;BYHOUR=1,2,3;BYMINUTE=30;COUNT=6'] },
+      })
+      const day = { start: T('2026-03-08T00:00:00Z'), end: T('2026-03-08T12:00:00Z') }
+      const list = async () =>
+        (await store.events.list({ post_parent: series.id, window: day })).items
+      const twins = (await list()).filter((e) => e.start.getTime() === Date.UTC(2026, 2, 8, 7, 30))
+      expect(twins).toHaveLength(2)
+      // the twins told apart by their ids' keys: the wall time each has by the rule
+      const byWall = new Map(
+        twins.map((e) => {
+          const key = decodeOccurrenceId(e.id)?.key as number
+          const minute = new Date(Date.UTC(1000, 0, 1) + key * 60_000).toISOString()
+          return [minute.slice(11, 16), e.id] as const
+        }),
+      )
+      await store.events.trash(byWall.get(gone as string) as number)
+      const left = (await list()).map((e) => e.id)
+      expect(left).toContain(byWall.get(kept as string))
+      expect(left).not.toContain(byWall.get(gone as string))
+      expect(await store.events.get(byWall.get(gone as string) as number)).toBeUndefined()
+      expect(await store.events.get(byWall.get(kept as string) as number)).toBeDefined()
+    }
+  })
+
   it('scope=following splits the series, leaving 1–4 as they were', async () => {
     const series = await weekly(['FREQ=WEEKLY;BYDAY=MO;COUNT=8'])
     const ids = await firstIds(series, 10)

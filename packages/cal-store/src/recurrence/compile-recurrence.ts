@@ -211,6 +211,7 @@ class SeriesRecurrence implements Recurrence {
       const endWall = Math.min(WALL_MAX, wall + duration)
       return {
         key: wallKey(wall),
+        wall: formatWall(wall),
         start: formatWall(wall),
         end: formatWall(endWall),
         startMs,
@@ -220,6 +221,7 @@ class SeriesRecurrence implements Recurrence {
     const endMs = Math.min(INSTANT_MAX_MS, startMs + duration * 1000)
     return {
       key: wallKey(wall),
+      wall: formatWall(wall),
       start: formatWall(this.clock.wallAt(startMs)),
       end: formatWall(Math.min(WALL_MAX, this.clock.wallAt(endMs))),
       startMs,

@@ -30,6 +30,12 @@ export interface Occurrence {
    * stable while the rule is unchanged.
    */
   key: number
+  /**
+   * The wall time the rules give it, `YYYY-MM-DD HH:MM:SS`: what an exdate or RECURRENCE-ID
+   * names. It differs from `start` only in a DST gap, which moves the start forward by the gap
+   * (02:30 and 03:30 New York on a spring-forward day both start at 03:30).
+   */
+  wall: string
   /** Wall clock in the series' zone, `YYYY-MM-DD HH:MM:SS`. */
   start: string
   end: string
