@@ -19,13 +19,32 @@ export interface SeriesShape {
   all_day: boolean
 }
 
-/** The recurrence core's timing of a series. */
+/** Seconds of a wall time `YYYY-MM-DD HH:MM:SS` read as UTC (to subtract two of them). */
+const wallSeconds = (text: string) => Date.parse(`${text.replace(' ', 'T')}Z`) / 1000
+
+/**
+ * The recurrence core's timing of a series. An all-day series is timed on the wall clock, as
+ * the core counts its dates: from its first date's 00:00:00 (a day's first instant may be
+ * later: Santiago's 2026-09-06 begins at 01:00) for the wall time to its end (a day may have
+ * 23 or 25 hours), so every occurrence ends at 23:59:59 of its own last date.
+ */
 export function seriesTiming(shape: SeriesShape): SeriesTiming {
+  const start = formatLocalDateTime(shape.start, shape.timezone)
+  if (!shape.all_day) {
+    return {
+      start,
+      zone: shape.timezone,
+      durationSeconds: Math.round((shape.end.getTime() - shape.start.getTime()) / 1000),
+      allDay: false,
+    }
+  }
+  const firstDay = `${start.slice(0, 10)} 00:00:00`
+  const end = formatLocalDateTime(shape.end, shape.timezone)
   return {
-    start: formatLocalDateTime(shape.start, shape.timezone),
+    start: firstDay,
     zone: shape.timezone,
-    durationSeconds: Math.round((shape.end.getTime() - shape.start.getTime()) / 1000),
-    allDay: shape.all_day,
+    durationSeconds: Math.max(0, wallSeconds(end) - wallSeconds(firstDay)),
+    allDay: true,
   }
 }
 

@@ -244,6 +244,55 @@ describe.each(testDatabases())('recurring series in the store on $name', ({ open
     }
   })
 
+  it('keeps all-day occurrences whole days across a day that is short or has no midnight', async () => {
+    // New York's 2026-03-08 has 23 hours; Santiago's 2026-09-06 starts at 01:00 (no midnight).
+    for (const [zone, day] of [
+      ['America/New_York', '2026-03-08'],
+      ['America/Santiago', '2026-09-06'],
+    ] as const) {
+      const date = (n: number) =>
+        new Date(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+      const whole = (from: number, to: number) =>
+        Array.from({ length: to - from + 1 }, (_, i) => [
+          date(from + i),
+          `${date(from + i)} 23:59:59`,
+        ])
+      const window = { start: T(`${date(-2)}T00:00:00Z`), end: T('2026-12-31T00:00:00Z') }
+      const days = async (id: number) =>
+        (await store.events.list({ post_parent: id, window })).items.map((e) => [
+          formatLocalDateTime(e.start, zone).slice(0, 10),
+          formatLocalDateTime(e.end, zone),
+        ])
+      // starting on the day itself, and starting the day before, then split there
+      const on = await store.events.create({
+        title: 'On',
+        start: T(`${date(0)}T15:00:00Z`),
+        end: T(`${date(0)}T16:00:00Z`),
+        timezone: zone,
+        all_day: true,
+        recurrence: { rules: ['FREQ=DAILY;COUNT=3'] },
+      })
+      expect(await days(on.id)).toEqual(whole(0, 2))
+      const before = await store.events.create({
+        title: 'Before',
+        start: T(`${date(-1)}T15:00:00Z`),
+        end: T(`${date(-1)}T16:00:00Z`),
+        timezone: zone,
+        all_day: true,
+        recurrence: { rules: ['FREQ=DAILY;COUNT=4'] },
+      })
+      expect(await days(before.id)).toEqual(whole(-1, 2))
+      const { items } = await store.events.list({ post_parent: before.id, window })
+      const split = await store.events.update(
+        (items[1] as CalEvent).id,
+        { title: 'Later' },
+        { scope: 'following' },
+      )
+      expect(await days(before.id)).toEqual(whole(-1, -1))
+      expect(await days(split.id)).toEqual(whole(0, 2))
+    }
+  })
+
   it('scope=following splits the series, leaving 1–4 as they were', async () => {
     const series = await weekly(['FREQ=WEEKLY;BYDAY=MO;COUNT=8'])
     const ids = await firstIds(series, 10)
