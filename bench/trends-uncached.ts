@@ -162,7 +162,7 @@ try {
   const heapMb = (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)
   const rssMb = (process.memoryUsage().rss / 2 ** 20).toFixed(0)
   console.log(
-    `\nrandom-ASN trends, ${snapshotCount} snapshots, ${seconds} s per run, 64 connections, ${benchDialect === 'pglite' ? 'PGlite' : 'PostgreSQL'}, response cache off; the store's heap ${heapMb} MiB, rss ${rssMb} MiB after`,
+    `\nrandom-ASN trends, ${snapshotCount} snapshots, ${seconds} s per run, 64 connections, ${benchDialect === 'pglite' ? 'PGlite' : 'PostgreSQL'}, response cache off; heap ${heapMb} MiB, rss ${rssMb} MiB after the runs`,
   )
   console.table({
     'bare node:http, same bytes': bareResult,

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache'
 import { CalValidationError } from './errors.js'
 import {
   compileRecurrence,
+  parseWallTime,
   type Recurrence,
   RecurrenceError,
   type RecurrenceInput,
@@ -18,9 +19,6 @@ export interface SeriesShape {
   timezone: string
   all_day: boolean
 }
-
-/** Seconds of a wall time `YYYY-MM-DD HH:MM:SS` read as UTC (to subtract two of them). */
-const wallSeconds = (text: string) => Date.parse(`${text.replace(' ', 'T')}Z`) / 1000
 
 /**
  * The recurrence core's timing of a series. An all-day series is timed on the wall clock, as
@@ -39,11 +37,13 @@ export function seriesTiming(shape: SeriesShape): SeriesTiming {
     }
   }
   const firstDay = `${start.slice(0, 10)} 00:00:00`
-  const end = formatLocalDateTime(shape.end, shape.timezone)
+  // Both are stored dates (1000..9999), so both parse; the core refuses a start that does not.
+  const from = parseWallTime(firstDay, false) ?? 0
+  const to = parseWallTime(formatLocalDateTime(shape.end, shape.timezone), false) ?? from
   return {
     start: firstDay,
     zone: shape.timezone,
-    durationSeconds: Math.max(0, wallSeconds(end) - wallSeconds(firstDay)),
+    durationSeconds: Math.max(0, to - from),
     allDay: true,
   }
 }

@@ -4,6 +4,7 @@
  */
 export { compileRecurrence } from './compile-recurrence.js'
 export { RecurrenceError } from './recurrence-error.js'
+export { parseWallTime } from './wall-clock.js'
 
 /** A series' recurrence as written: RRULE values (no `RRULE:` prefix), extra and removed dates. */
 export interface RecurrenceInput {
