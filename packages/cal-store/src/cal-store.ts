@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { ChangesPage, ChangesQuery } from './changes.js'
 import type { CommittedChanges } from './committed-changes.js'
 import type { CalEvent, EventListFilter } from './event.js'
+import type { EventRelations } from './event-relations.js'
 import type { ListResult } from './page.js'
 import type { CalChangeRecords } from './record-change.js'
 import type {
@@ -34,6 +35,8 @@ export interface CalStore {
   readonly categories: TermRepository
   /** Taxonomy `cal_event_tag` (flat). */
   readonly tags: TermRepository
+  /** The venues, organizers, categories and tags `events` link to, read in one statement. */
+  relations(events: readonly CalEvent[]): Promise<EventRelations>
   /**
    * A reader at the committed data revision, read once here (concurrent callers share the round
    * trip; none on PGlite while nothing is written). `events.list` is the same as a reader's.
@@ -69,7 +72,7 @@ export interface CalReader {
   readonly events: Pick<EventRepository, 'list'> & {
     /**
      * A list as `list` gives it and `read`'s reads of its page (`records`: events, venues,
-     * organizers and terms by id), in the same snapshot: a page and the relations it is
+     * organizers and terms by id, a page's relations), in the same snapshot: a page and the relations it is
      * rendered with are of one revision, the one {@link syncToken} then stands at.
      */
     listWith<T>(

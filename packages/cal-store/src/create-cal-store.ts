@@ -14,6 +14,7 @@ import { CalValidationError } from './errors.js'
 import type { EventListFilter } from './event.js'
 import { listEvents } from './event-list.js'
 import { createEventListModel, type ListModelOptions } from './event-list-model.js'
+import { readEventRelations } from './event-relations.js'
 import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
 import type { OrganizerListFilter } from './organizer.js'
@@ -202,6 +203,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     organizers: createOrganizerRepository(ctx),
     categories: createTermRepository(ctx, 'cal_event_category'),
     tags: createTermRepository(ctx, 'cal_event_tag'),
+    relations: (events) => readEventRelations(db, events),
   }
 }
 
@@ -213,5 +215,6 @@ function recordsIn(ctx: StoreContext): CalChangeRecords {
     organizers: createOrganizerRepository(ctx),
     categories: createTermRepository(ctx, 'cal_event_category'),
     tags: createTermRepository(ctx, 'cal_event_tag'),
+    relations: (events) => readEventRelations(ctx.db, events),
   }
 }

@@ -55,6 +55,7 @@ export type {
 export { EVENT_FLAGS } from './event.js'
 export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
 export type { ListModelOptions } from './event-list-model.js'
+export type { EventRelations } from './event-relations.js'
 export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
 export type { ModifiedFilter } from './modified-filter.js'

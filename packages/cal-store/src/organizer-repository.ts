@@ -10,9 +10,12 @@ import type { Organizer, OrganizerInput, OrganizerListFilter, OrganizerPatch } f
 import type { OrganizerRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'
 
+/** Every column of an organizer's row: the record's fields. */
+export const ORGANIZER_COLUMNS = columnsOf<Organizer>({ ...NAMED_RECORD_COLUMNS, email: true })
+
 const ORGANIZERS: NamedRecordSpec<'cal_organizer', OrganizerInput, OrganizerPatch> = {
   table: 'cal_organizer',
-  columns: columnsOf<Organizer>({ ...NAMED_RECORD_COLUMNS, email: true }),
+  columns: ORGANIZER_COLUMNS,
   kind: 'organizer',
   what: 'an organizer',
   textFields: ['description', 'image', 'phone', 'website', 'email'],

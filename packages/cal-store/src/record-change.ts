@@ -1,4 +1,5 @@
 import type { CalEvent } from './event.js'
+import type { EventRelations } from './event-relations.js'
 import type { Organizer } from './organizer.js'
 import type { RecordKind } from './status.js'
 import type { Term } from './term.js'
@@ -29,4 +30,6 @@ export interface CalChangeRecords {
   organizers: { getMany(ids: readonly number[]): Promise<Organizer[]> }
   categories: { getMany(ids: readonly number[]): Promise<Term[]> }
   tags: { getMany(ids: readonly number[]): Promise<Term[]> }
+  /** The venues, organizers, categories and tags `events` link to, in one statement. */
+  relations(events: readonly CalEvent[]): Promise<EventRelations>
 }

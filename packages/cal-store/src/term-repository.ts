@@ -20,23 +20,27 @@ import { transact, WriteConflict } from './transact.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
 import { slugLockKey, treeLockKey } from './write-locks.js'
 
+/** The columns a term record is read from (see {@link toTerm}). */
+export const TERM_COLUMNS = [
+  'id',
+  'taxonomy',
+  'name',
+  'slug',
+  'description',
+  'parent_id',
+  'count',
+] as const satisfies readonly (keyof TermRow)[]
+
 /** The terms of one taxonomy (with their stored counts), for use as a derived table `t`. */
 function termsWithCount(db: CalDb, taxonomy: Taxonomy) {
   return db
     .selectFrom('cal_term as term')
     .where('term.taxonomy', '=', taxonomy)
-    .select([
-      'term.id',
-      'term.taxonomy',
-      'term.name',
-      'term.slug',
-      'term.description',
-      'term.parent_id',
-      'term.count',
-    ])
+    .select(TERM_COLUMNS.map((c) => `term.${c}` as const))
 }
 
-type TermRow = {
+/** A term's row, as {@link TERM_COLUMNS} read it. */
+export type TermRow = {
   id: number
   taxonomy: Taxonomy
   name: string
@@ -46,7 +50,8 @@ type TermRow = {
   count: number | null
 }
 
-function toTerm(row: TermRow): Term {
+/** The term record of a row. */
+export function toTerm(row: TermRow): Term {
   return {
     id: row.id,
     taxonomy: row.taxonomy,

@@ -19,21 +19,24 @@ function checkCoordinates(lat: number | null | undefined, lng: number | null | u
   }
 }
 
+/** Every column of a venue's row: the record's fields. */
+export const VENUE_COLUMNS = columnsOf<Venue>({
+  ...NAMED_RECORD_COLUMNS,
+  show_map: true,
+  show_map_link: true,
+  address: true,
+  city: true,
+  country: true,
+  province: true,
+  state: true,
+  zip: true,
+  geo_lat: true,
+  geo_lng: true,
+})
+
 const VENUES: NamedRecordSpec<'cal_venue', VenueInput, VenuePatch> = {
   table: 'cal_venue',
-  columns: columnsOf<Venue>({
-    ...NAMED_RECORD_COLUMNS,
-    show_map: true,
-    show_map_link: true,
-    address: true,
-    city: true,
-    country: true,
-    province: true,
-    state: true,
-    zip: true,
-    geo_lat: true,
-    geo_lng: true,
-  }),
+  columns: VENUE_COLUMNS,
   kind: 'venue',
   what: 'a venue',
   textFields: [

@@ -25,7 +25,7 @@ import { wantsCalendar } from './feed-format.js'
 import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
 import { listAnswer } from './list-response.js'
 import type { RenderContext } from './render-context.js'
-import { loadRelations, renderEvent } from './render-event.js'
+import { renderEvent } from './render-event.js'
 import { paging, pathId, seriesScope, storableEventId } from './request-schemas.js'
 import { errorResponses, eventRecord, listEnvelope } from './response-schemas.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
@@ -43,7 +43,7 @@ const readQuery = z.object({
 })
 
 async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext) {
-  const relations = await loadRelations(ctx.store, [event])
+  const relations = await ctx.store.relations([event])
   return renderEvent(event, relations, render)
 }
 
@@ -51,7 +51,7 @@ async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext
 function listWithRelations(reader: CalReader, filter: EventListFilter) {
   return reader.events.listWith(filter, async (result, records) => ({
     result,
-    relations: await loadRelations(records, result.items),
+    relations: await records.relations(result.items),
   }))
 }
 

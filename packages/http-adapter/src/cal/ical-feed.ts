@@ -1,6 +1,7 @@
 import {
   type CalEvent,
   checkRecurrence,
+  type EventRelations,
   formatLocalDateTime,
   type PostStatus,
   type RecurrenceInput,
@@ -9,7 +10,6 @@ import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
 import { Temporal } from 'temporal-polyfill'
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library'
 import type { RenderContext } from './render-context.js'
-import type { EventRelations } from './render-event.js'
 
 /** Most events one feed carries (paging does not apply to feeds; the list order decides). */
 export const ICAL_MAX_EVENTS = 5000

@@ -1,4 +1,4 @@
-import type { CalChangeRecords, CalEvent, Organizer, Term, Venue } from '@cal/store'
+import type { CalEvent, EventRelations } from '@cal/store'
 import { renderCost } from './cost.js'
 import type { RenderContext } from './render-context.js'
 import { recordDates, renderImage } from './render-dates.js'
@@ -6,43 +6,6 @@ import { renderOrganizer } from './render-organizer.js'
 import { renderTerm } from './render-term.js'
 import { renderVenue } from './render-venue.js'
 import { timezoneAbbreviation, zonedDate } from './wall-time.js'
-
-/** The related records of a set of events, loaded with one query per kind. */
-export interface EventRelations {
-  venues: Map<number, Venue>
-  organizers: Map<number, Organizer>
-  terms: Map<number, Term>
-}
-
-const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]))
-
-/**
- * Loads the venues, organizers, categories and tags of these events (at most four queries), from
- * the store or from a writing transaction's reads (webhook messages).
- */
-export async function loadRelations(
-  store: Omit<CalChangeRecords, 'events'>,
-  events: readonly CalEvent[],
-): Promise<EventRelations> {
-  const ids = (pick: (e: CalEvent) => readonly (number | null)[]) => [
-    ...new Set(events.flatMap(pick).filter((id): id is number => id !== null)),
-  ]
-  const venueIds = ids((e) => [e.venue_id])
-  const organizerIds = ids((e) => e.organizer_ids)
-  const categoryIds = ids((e) => e.category_ids)
-  const tagIds = ids((e) => e.tag_ids)
-  const [venues, organizers, categories, tags] = await Promise.all([
-    venueIds.length ? store.venues.getMany(venueIds) : [],
-    organizerIds.length ? store.organizers.getMany(organizerIds) : [],
-    categoryIds.length ? store.categories.getMany(categoryIds) : [],
-    tagIds.length ? store.tags.getMany(tagIds) : [],
-  ])
-  return {
-    venues: byId(venues),
-    organizers: byId(organizers),
-    terms: new Map([...byId(categories), ...byId(tags)]),
-  }
-}
 
 /**
  * An event record as the API returns it. With `hideText` (lists, anonymous callers) a

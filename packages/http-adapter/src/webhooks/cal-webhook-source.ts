@@ -1,7 +1,7 @@
 import type { CalChange, CalChangeRecords, CalStore } from '@cal/store'
 import type { WebhookSource } from '@kcore/db/webhooks'
 import { renderContext } from '../cal/render-context.js'
-import { loadRelations, renderEvent } from '../cal/render-event.js'
+import { renderEvent } from '../cal/render-event.js'
 import { renderOrganizer } from '../cal/render-organizer.js'
 import { renderTerm } from '../cal/render-term.js'
 import { renderVenue } from '../cal/render-venue.js'
@@ -84,7 +84,7 @@ async function renderChanges(
   const out = new Map<string, unknown>()
   const events = live(await records.events.getMany(idsOf('event')))
   if (events.length > 0) {
-    const relations = await loadRelations(records, events)
+    const relations = await records.relations(events)
     for (const e of events)
       out.set(
         keyOf({ kind: 'event', id: e.id }),
