@@ -149,6 +149,8 @@ export class EventColumns {
   maxDurationMs = 0
   /** Each series row's slot, with its row's fields but the override keys. */
   readonly series = new Map<number, Omit<SeriesRow, 'override_keys'>>()
+  /** The keys of {@link series} as a scan's candidates, made on the first scan after a change. */
+  private seriesSlotList: Int32Array | undefined
   /** Each override row's slot, with its series' row id and its occurrence key. */
   private readonly overrideOf = new Map<number, { parent: number; key: number }>()
   /** Override keys by series row id, each by its override row's slot. */
@@ -213,6 +215,12 @@ export class EventColumns {
     this.order = order
   }
 
+  /** The slots of the series rows (see {@link series}); not to be written to. */
+  seriesSlots(): Int32Array {
+    this.seriesSlotList ??= Int32Array.from(this.series.keys())
+    return this.seriesSlotList
+  }
+
   /** The series row `id`'s override keys (any status, as an override row is never listed alone). */
   overrideKeysOf(id: number): number[] {
     const keys = this.overrideKeys.get(id)
@@ -222,6 +230,8 @@ export class EventColumns {
   /** Drops what `slot` held as a series row or an override row. */
   private forgetSeries(slot: number): void {
     this.series.delete(slot)
+    // Every write of a slot passes here first, so the list is remade after any change.
+    this.seriesSlotList = undefined
     const override = this.overrideOf.get(slot)
     if (!override) return
     this.overrideOf.delete(slot)

@@ -194,14 +194,18 @@ export function scanEvents(
         ...matched.filter((s) => !((flagsOf[s] as number) & STICKY)),
       ]
     : matched
-  const page = listed.slice(plan.offset, plan.offset + plan.limit)
+  const from = Math.min(plan.offset, listed.length)
+  const to = Math.min(plan.offset + plan.limit, listed.length)
   const idOf = c.id.data
   const startOf = c.startMs.data
-  return {
-    ids: page.map((s) => idOf[s] as number),
-    starts: page.map((s) => startOf[s] as number),
-    total: matched.length,
+  const ids: number[] = []
+  const starts = new Float64Array(to - from)
+  for (let i = from; i < to; i++) {
+    const slot = listed[i] as number
+    ids.push(idOf[slot] as number)
+    starts[i - from] = startOf[slot] as number
   }
+  return { ids, starts, total: matched.length }
 }
 
 /**
@@ -216,7 +220,7 @@ export function scanSeries(
 ): SeriesRow[] {
   const q = new ScanQuery(columns)
   for (const step of steps) step(q)
-  const rows = Int32Array.from(columns.series.keys())
+  const rows = columns.seriesSlots()
   const found: SeriesRow[] = []
   for (const slot of matchSlots(q, rows, 0, rows.length, { must: SERIES, mustNot: 0 })) {
     const row = columns.series.get(slot)

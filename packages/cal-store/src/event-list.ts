@@ -92,7 +92,7 @@ export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPa
   ])
   return {
     ids: paged.map((r) => r.id),
-    starts: paged.map((r) => Number(r.start_ms)),
+    starts: Float64Array.from(paged, (r) => Number(r.start_ms)),
     total: Number(count.n),
   }
 }
@@ -100,7 +100,8 @@ export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPa
 /** A page of row ids (with their starts, in ms) and the total of a plan. */
 export interface IdPage {
   ids: number[]
-  starts: number[]
+  /** Unboxed: a page placed among series can hold thousands of them (its whole prefix). */
+  starts: Float64Array
   total: number
 }
 

@@ -131,7 +131,7 @@ function countIn(values: readonly number[], a: number, b: number): number {
 }
 
 /** The first index of the ascending `values` whose value is ≥ `x`. */
-function lowerBound(values: readonly number[], x: number): number {
+function lowerBound(values: ArrayLike<number>, x: number): number {
   let lo = 0
   let hi = values.length
   while (lo < hi) {
