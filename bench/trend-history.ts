@@ -90,6 +90,13 @@ export async function openTrendHistory(dbName: string, snapshotCount: number) {
     )
     // No VACUUM or ANALYZE here: one blob row per snapshot, nothing for them to do.
   }
+  // As a backfill ends (`syncFromProvider`): the trend index takes the snapshots it lacks.
+  const indexStart = performance.now()
+  const indexed = await store.indexTrends('ipv4')
+  if (indexed > 0)
+    console.log(
+      `trend index: ${indexed} snapshots in ${((performance.now() - indexStart) / 1000).toFixed(1)} s`,
+    )
   return { database, store }
 }
 

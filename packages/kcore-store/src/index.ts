@@ -67,6 +67,7 @@ export {
   type SyncResults,
   type SyncRunner,
 } from './sync-runner.js'
+export type { IndexTrendsOptions } from './trend-index.js'
 export {
   createScheduler,
   DEFAULT_SCHEDULER,

@@ -1,5 +1,6 @@
 import type { DialectName, LockResult, Sized } from '@kcore/db'
 import type { CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
+import type { IndexTrendsOptions } from './trend-index.js'
 
 /**
  * One point of an AS's trend: its shell index in one snapshot. Points from the read model are
@@ -148,6 +149,14 @@ export interface KcoreStore {
    * later ingest still answers from SQL while it catches up.
    */
   loadTrendModel(): Promise<void>
+  /**
+   * Adds a segment to the trend index of `ipVersion` (`trend-index.ts`) from every stored
+   * snapshot no segment holds yet, when there are at least `minSnapshots` (default 32) of
+   * them; returns how many it indexed (0: too few, or another process is building). A trend
+   * read before the model is loaded then reads one row per AS for them instead of searching
+   * each snapshot. `syncFromProvider` calls it after storing; a backfill thus ends with one.
+   */
+  indexTrends(ipVersion: IpVersion, options?: IndexTrendsOptions): Promise<number>
   /**
    * A reader of the stored data at its committed revision, read once here (concurrent callers
    * share the round trip; none on PGlite while nothing is written). Every read of a request goes

@@ -14,6 +14,7 @@ import { queryTrends } from './query-trends.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 import { loadSnapshotShells, type ShellSource } from './stored-shells.js'
+import { buildTrendSegment } from './trend-index.js'
 import { createTrendReadModel } from './trend-read-model.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
@@ -111,6 +112,13 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     ingest: (snapshot, options) => ingestSnapshot(db, snapshot, options),
     vacuumShells: async (ipVersion) => assertIpVersion(ipVersion),
     loadTrendModel: async () => model?.catchUp(),
+    async indexTrends(ipVersion, indexOptions) {
+      assertIpVersion(ipVersion)
+      const built = await database.tryWithLock(`kcore:trend-index:${ipVersion}`, () =>
+        buildTrendSegment(db, ipVersion, indexOptions),
+      )
+      return built.acquired ? built.value : 0
+    },
     reader: async () => readerAt(await readRevision()),
   }
 }

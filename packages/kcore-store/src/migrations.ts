@@ -5,6 +5,7 @@ import { provenance } from './migrations/0003-provenance.js'
 import { revisionNotify } from './migrations/0004-revision-notify.js'
 import { compactShells } from './migrations/0005-compact-shells.js'
 import { asnFences } from './migrations/0006-asn-fences.js'
+import { trendIndex } from './migrations/0007-trend-index.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'kcore_migration'
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0004_revision_notify': revisionNotify,
   '0005_compact_shells': compactShells,
   '0006_asn_fences': asnFences,
+  '0007_trend_index': trendIndex,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

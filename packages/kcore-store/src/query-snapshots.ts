@@ -66,17 +66,3 @@ export async function queryStoredDates(
     .execute()
   return rows.map((r) => r.date)
 }
-
-/** Earliest and latest stored date of one version, or null when none is stored. */
-export async function queryDateRange(
-  db: Kysely<KcoreSchema>,
-  ipVersion: IpVersion,
-): Promise<{ earliest: string; latest: string } | null> {
-  assertIpVersion(ipVersion)
-  const row = await db
-    .selectFrom('kcore_snapshot')
-    .select((eb) => [eb.fn.min('date').as('earliest'), eb.fn.max('date').as('latest')])
-    .where('ip_version', '=', ipVersion)
-    .executeTakeFirst()
-  return row?.earliest && row.latest ? { earliest: row.earliest, latest: row.latest } : null
-}

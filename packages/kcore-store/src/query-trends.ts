@@ -5,9 +5,9 @@ import { intArray } from './asn.js'
 import { committedRead } from './committed-read.js'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
-import { queryDateRange } from './query-snapshots.js'
 import type { KcoreSchema } from './schema.js'
 import { decodeShells, FENCE_STRIDE, fromBase64, indexOfAsn } from './shell-blobs.js'
+import { indexedRows, indexedSnapshots, rowValue } from './trend-index.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
@@ -22,6 +22,8 @@ import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
  * would move ~100 MB. What answers while the read model loads, and every read with it off.
  * `known` is whether any snapshot of the version has the AS (all are searched; points
  * outside `range` are left out after), so record, rows and date range are of one state.
+ * Snapshots the trend index holds (`trend-index.ts`) are read from it instead: one row per
+ * AS and segment, a few pages for the whole history.
  */
 export async function queryTrends(
   db: Kysely<KcoreSchema>,
@@ -36,26 +38,53 @@ export async function queryTrends(
   for (const asn of asns) if (!trends.has(asn)) trends.set(asn, [])
   const known = new Set<number>()
   return committedRead(db, async (trx) => {
-    const dateRange = await queryDateRange(trx, ipVersion)
+    // The listing gives the date range; the index's columns answer for the snapshots it
+    // holds, the fence search for the others.
+    const { listed, columns } = await indexedSnapshots(trx, ipVersion)
+    const dateRange = listed.length
+      ? { earliest: listed[0]!.date, latest: listed.at(-1)!.date }
+      : null
     if (trends.size === 0 || !dateRange) return { dateRange, trends, known }
-    const { rows } = await trendSearch(ipVersion, [...trends.keys()]).execute(trx)
-    for (const row of rows) {
-      const asn = Number(row.asn)
-      const shell = row.shell !== null ? littleEndianHex(row.shell) : searchBlock(row, asn)
-      if (shell === undefined) continue
+    const asnList = [...trends.keys()]
+    const add = (asn: number, date: string, shell: number, max: number) => {
       known.add(asn)
-      if (range?.start !== undefined && row.date < range.start) continue
-      if (range?.end !== undefined && row.date > range.end) continue
+      if (range?.start !== undefined && date < range.start) return
+      if (range?.end !== undefined && date > range.end) return
       trends.get(asn)!.push({
-        date: row.date,
+        date,
         shell_index: shell,
-        max_shell_index: row.max_shell_index,
-        normalized_shell_index: normalizedShell(shell, row.max_shell_index),
+        max_shell_index: max,
+        normalized_shell_index: normalizedShell(shell, max),
       })
     }
+    if (columns.length > 0) {
+      const rows = await indexedRows(trx, ipVersion, asnList)
+      for (const [asn, segments] of rows) {
+        for (const c of columns) {
+          const row = segments.get(c.segment)
+          const value = row ? rowValue(row, c.width, c.at) : 0
+          if (value > 0) add(asn, c.date, value - 1, c.max_shell_index)
+        }
+      }
+    }
+    const indexed = new Set(columns.map((c) => c.date))
+    const rest =
+      columns.length > 0 ? listed.map((n) => n.date).filter((d) => !indexed.has(d)) : undefined
+    if (rest === undefined || rest.length > 0) {
+      const { rows } = await trendSearch(ipVersion, asnList, rest).execute(trx)
+      for (const row of rows) {
+        const asn = Number(row.asn)
+        const shell = row.shell !== null ? littleEndianHex(row.shell) : searchBlock(row, asn)
+        if (shell !== undefined) add(asn, row.date, shell, row.max_shell_index)
+      }
+    }
+    // Both lists are by date: merged, each trend is again.
+    if (columns.length > 0) for (const points of trends.values()) points.sort(byDate)
     return { dateRange, trends, known }
   })
 }
+
+const byDate = (a: TrendPoint, b: TrendPoint) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)
 
 /** An unsigned little-endian integer written as hex (`encode(bytes, 'hex')`). */
 function littleEndianHex(hex: string): number {
@@ -91,9 +120,10 @@ function needles(asns: number[]) {
  * one slice of the shell blob). A first match off a boundary (bytes of two neighbours that
  * spell the ASN, rare) says nothing: that row carries the whole block of both blobs
  * (`asns`, `shells`, base64) for the caller to search. Rows only where the bytes occur, by
- * ASN and date. Exported for the test of what it reads.
+ * ASN and date; with `onlyDates`, of those snapshots alone (the trend index answers for the
+ * others). Exported for the test of what it reads.
  */
-export function trendSearch(ipVersion: IpVersion, asns: number[]) {
+export function trendSearch(ipVersion: IpVersion, asns: number[], onlyDates?: string[]) {
   return sql<{
     asn: string
     date: string
@@ -126,5 +156,6 @@ export function trendSearch(ipVersion: IpVersion, asns: number[]) {
     cross join lateral (
       select position(decode(w.needle, 'hex') in k.block) - 1 as at offset 0) p
     where n.ip_version = ${ipVersion} and p.at >= 0
+      ${onlyDates ? sql`and n.date = any(${`{${onlyDates.join(',')}}`}::date[])` : sql``}
     order by w.asn, n.date`
 }

@@ -15,6 +15,7 @@ const RELEASED = [
   '0004_revision_notify',
   '0005_compact_shells',
   '0006_asn_fences',
+  '0007_trend_index',
 ]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
@@ -41,7 +42,7 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     try {
       await createKcoreStore(database).migrate()
       const fixture = JSON.parse(
-        await readFile(new URL('./fixtures/schema-0006.json', import.meta.url), 'utf8'),
+        await readFile(new URL('./fixtures/schema-0007.json', import.meta.url), 'utf8'),
       )
       expect(await schemaOf(database.db)).toEqual(fixture)
     } finally {

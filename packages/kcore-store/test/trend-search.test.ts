@@ -209,6 +209,123 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
     }
   }, 300_000)
 
+  it('answers the same through the trend index, whatever it holds or lacks', async () => {
+    const database = await open()
+    const store = createKcoreStore(database, { trendReadModel: false })
+    await store.migrate()
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(snapshot, { minLength: 1, maxLength: DATES.length }),
+          fc.nat({ max: DATES.length }),
+          fc.option(fc.tuple(fc.nat(), snapshot), { nil: undefined }),
+          fc.boolean(),
+          fc.array(asn, { maxLength: 5 }),
+          fc.option(fc.tuple(fc.constantFrom(...DATES), fc.constantFrom(...DATES)), {
+            nil: undefined,
+          }),
+          async (list, before, replace, again, extra, bounds) => {
+            await clearKcoreTables(database)
+            // The first `before` snapshots indexed, the rest stored after the segment; one
+            // maybe re-ingested with other content (its column goes stale); maybe a second
+            // segment then takes what the first lacks.
+            const ingest = (date: string, pairs: Pairs) =>
+              store.ingest({
+                ipVersion: 'ipv4',
+                date,
+                decomposition: decomposition(pairs),
+                linkCount: pairs.length,
+              })
+            const stored = list.map((pairs, i) => ({ date: DATES[i]!, pairs }))
+            for (const [i, { date, pairs }] of stored.entries()) {
+              if (i === before) await store.indexTrends('ipv4', { minSnapshots: 1 })
+              await ingest(date, pairs)
+            }
+            if (before >= stored.length) await store.indexTrends('ipv4', { minSnapshots: 1 })
+            if (replace) {
+              const target = stored[replace[0] % stored.length]!
+              target.pairs = replace[1]
+              await ingest(target.date, target.pairs)
+            }
+            if (again) await store.indexTrends('ipv4', { minSnapshots: 1 })
+            const range = bounds && {
+              start: bounds[0] < bounds[1] ? bounds[0] : bounds[1],
+              end: bounds[0] < bounds[1] ? bounds[1] : bounds[0],
+            }
+            const asns = [...edgeAsns(stored), ...extra]
+            const view = await queryTrends(database.db as never, 'ipv4', asns, range)
+            const expected = [...new Set(asns)].map((a) => {
+              const points = expectedPoints(stored, a)
+              const shown = points.filter(
+                (p) => !range || (p.date >= range.start && p.date <= range.end),
+              )
+              return [a, shown, points.length > 0] as const
+            })
+            expect(entries(view)).toEqual(expected)
+          },
+        ),
+        { numRuns: propertyRuns(40) },
+      )
+    } finally {
+      await database.close()
+    }
+  }, 300_000)
+
+  it('never reads a segment a build left unfinished, and the next build drops it', async () => {
+    const database = await open()
+    const store = createKcoreStore(database, { trendReadModel: false })
+    await store.migrate()
+    try {
+      // More ASes than one tile of the build (1,024), so it stops between two.
+      const n = 3000
+      const pairs = (shell: number): Pairs =>
+        Array.from({ length: n }, (_, i): [number, number] => [i * 2 + 1, shell])
+      for (const [i, date] of DATES.entries())
+        await store.ingest({
+          ipVersion: 'ipv4',
+          date,
+          decomposition: decomposition(pairs(i + 1)),
+          linkCount: n,
+        })
+      const probe = [1, 2 * K + 1, 2 * n - 1, 2 * n + 1]
+      const want = await queryTrends(database.db as never, 'ipv4', probe)
+      // Stopped after its first tile: the segment exists, some rows too, not marked complete.
+      const stop = new AbortController()
+      const insert = database.db.insertInto.bind(database.db)
+      let tiles = 0
+      const db = new Proxy(database.db, {
+        get: (target, key) =>
+          key === 'insertInto'
+            ? (table: string) => {
+                if (table === 'kcore_trend_row' && ++tiles === 1) queueMicrotask(() => stop.abort())
+                return insert(table as never)
+              }
+            : typeof Reflect.get(target, key) === 'function'
+              ? Reflect.get(target, key).bind(target)
+              : Reflect.get(target, key),
+      })
+      const { buildTrendSegment } = await import('../src/trend-index.js')
+      await expect(
+        buildTrendSegment(db as never, 'ipv4', { minSnapshots: 1, signal: stop.signal }),
+      ).rejects.toThrow()
+      const { rows } = await sql<{ complete: boolean; rows: number }>`
+        select s.complete, (select count(*)::int from kcore_trend_row r
+          where r.segment = s.segment) as rows from kcore_trend_segment s`.execute(database.db)
+      expect(rows).toEqual([{ complete: false, rows: expect.any(Number) }])
+      expect(rows[0]!.rows).toBeGreaterThan(0)
+      expect(await queryTrends(database.db as never, 'ipv4', probe)).toEqual(want)
+      expect(await store.indexTrends('ipv4', { minSnapshots: 1 })).toBe(DATES.length)
+      const after = await sql<{ complete: boolean }>`
+        select complete from kcore_trend_segment`.execute(database.db)
+      expect(after.rows).toEqual([{ complete: true }])
+      expect(await queryTrends(database.db as never, 'ipv4', probe)).toEqual(want)
+      // Nothing left to index: no second segment.
+      expect(await store.indexTrends('ipv4', { minSnapshots: 1 })).toBe(0)
+    } finally {
+      await database.close()
+    }
+  })
+
   it('finds an AS whose bytes first occur off a 4-byte boundary, across two neighbours', async () => {
     const database = await open()
     const store = createKcoreStore(database, { trendReadModel: false })
@@ -447,9 +564,12 @@ describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
         migrationTableName: MIGRATION_TABLE,
         migrationLockTableName: MIGRATION_LOCK_TABLE,
       })
-      const down = await migrator.migrateDown()
+      const down = await migrator.migrateTo('0005_compact_shells')
       expect(down.error).toBeUndefined()
-      expect(down.results?.map((r) => r.migrationName)).toEqual(['0006_asn_fences'])
+      expect(down.results?.map((r) => r.migrationName)).toEqual([
+        '0007_trend_index',
+        '0006_asn_fences',
+      ])
       const { rows: columns } = await sql<{ name: string }>`select column_name as name
         from information_schema.columns where table_name = 'kcore_snapshot_shells'
         order by 1`.execute(database.db)

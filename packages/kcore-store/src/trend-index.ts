@@ -1,0 +1,217 @@
+import { Buffer } from 'node:buffer'
+import type { IpVersion } from '@kcore/engine'
+import { type Kysely, sql } from 'kysely'
+import { intArray } from './asn.js'
+import type { KcoreSchema } from './schema.js'
+import { blobParam, fromBase64, type ShellArray, unionAsns } from './shell-blobs.js'
+import { loadStoredShells, STAMP } from './stored-shells.js'
+
+/**
+ * The trend index: the stored shell indices transposed into one row per AS and segment
+ * (migration 0007), so the first trend read after a start touches a handful of pages (the
+ * segment listing, the AS's row) instead of three per snapshot (its fence, a slice of each
+ * blob: ~1,400 pages for 460 snapshots, read from disk when the cache has dropped them). A
+ * segment lists the snapshots it was made from with their content stamps; a snapshot
+ * re-ingested since has another stamp, so its column is skipped and the fence search of
+ * `query-trends.ts` answers for that date, as for every snapshot no segment holds.
+ */
+
+/** A stored snapshot of one version as the index sees it: its content stamp and maximum. */
+export interface ListedSnapshot {
+  date: string
+  max_shell_index: number
+  stamp: string
+}
+
+/** One snapshot column of a complete segment whose stamp still matches the stored one. */
+export interface IndexedColumn {
+  segment: number
+  /** Its position in the segment's dates. */
+  at: number
+  /** How many dates the segment has (a row's width is its byte length over this). */
+  width: number
+  date: string
+  max_shell_index: number
+}
+
+/**
+ * The stored snapshots of `ipVersion` (ascending by date) and, of them, those a complete
+ * segment holds with their current content: one column per date (the oldest segment's,
+ * should two hold it), ascending by date. Two plain reads, matched here (on PGlite a join of
+ * the segment's dates in SQL took longer than both).
+ */
+export async function indexedSnapshots(
+  db: Kysely<KcoreSchema>,
+  ipVersion: IpVersion,
+): Promise<{ listed: ListedSnapshot[]; columns: IndexedColumn[] }> {
+  const { rows: listed } = await sql<ListedSnapshot>`
+    select n.date::text as date, n.max_shell_index, ${STAMP} as stamp from kcore_snapshot n
+    where n.ip_version = ${ipVersion} order by n.date`.execute(db)
+  const { rows: segments } = await sql<{ segment: number; dates: string[]; stamps: string[] }>`
+    select segment, dates::text[] as dates, stamps::text[] as stamps from kcore_trend_segment
+    where ip_version = ${ipVersion} and complete order by segment`.execute(db)
+  const columns: IndexedColumn[] = []
+  if (segments.length === 0) return { listed, columns }
+  const byDate = new Map(listed.map((n) => [n.date, n]))
+  const taken = new Set<string>()
+  for (const { segment, dates, stamps } of segments) {
+    for (const [at, date] of dates.entries()) {
+      const stored = byDate.get(date)
+      if (stored?.stamp !== String(stamps[at]) || taken.has(date)) continue
+      taken.add(date)
+      columns.push({
+        segment,
+        at,
+        width: dates.length,
+        date,
+        max_shell_index: stored.max_shell_index,
+      })
+    }
+  }
+  columns.sort((a, b) => (a.date < b.date ? -1 : 1))
+  return { listed, columns }
+}
+
+/** Each of `asns`' rows in the index, by ASN: segment → shell index + 1 per date (0: absent). */
+export async function indexedRows(
+  db: Kysely<KcoreSchema>,
+  ipVersion: IpVersion,
+  asns: readonly number[],
+): Promise<Map<number, Map<number, Uint8Array>>> {
+  const { rows } = await sql<{ segment: number; asn: string; shells: string }>`
+    select segment, asn::text as asn, encode(shells, 'base64') as shells from kcore_trend_row
+    where ip_version = ${ipVersion} and asn = any(${intArray(asns)})`.execute(db)
+  const byAsn = new Map<number, Map<number, Uint8Array>>()
+  for (const row of rows) {
+    const asn = Number(row.asn)
+    const segments = byAsn.get(asn) ?? new Map<number, Uint8Array>()
+    segments.set(row.segment, fromBase64(row.shells))
+    byAsn.set(asn, segments)
+  }
+  return byAsn
+}
+
+/** Value `at` of a row of `count` values (each 1, 2 or 4 bytes, little-endian). */
+export function rowValue(row: Uint8Array, count: number, at: number): number {
+  const width = row.length / count
+  if (width === 1) return row[at]!
+  const view = Buffer.from(row.buffer, row.byteOffset, row.byteLength)
+  return width === 2 ? view.readUInt16LE(at * 2) : view.readUInt32LE(at * 4)
+}
+
+/** The encoding of `values` (shell index + 1, 0: absent), in the narrowest width holding them. */
+function encodeRow(values: Uint32Array): Uint8Array {
+  let max = 0
+  for (const v of values) if (v > max) max = v
+  if (max <= 0xff) return Uint8Array.from(values)
+  const out = Buffer.alloc(values.length * (max <= 0xffff ? 2 : 4))
+  for (let i = 0; i < values.length; i++) {
+    if (max <= 0xffff) out.writeUInt16LE(values[i]!, i * 2)
+    else out.writeUInt32LE(values[i]!, i * 4)
+  }
+  return out
+}
+
+/** Options of {@link buildTrendSegment}. */
+export interface IndexTrendsOptions {
+  /** Fewest snapshots outside the index worth a segment (default 32): fewer are left to the fence search. */
+  minSnapshots?: number
+  /** Stops the build between batches; the unfinished segment is never read, and the next build drops it. */
+  signal?: AbortSignal
+}
+
+/** Snapshots whose blobs one statement of the build loads. */
+const LOAD_BATCH = 64
+/** ASes transposed and written per statement. */
+const TILE = 1024
+
+/**
+ * Adds one segment to the index of `ipVersion` from every stored snapshot no complete segment
+ * holds (its current content), when there are at least `minSnapshots` of them; returns how
+ * many it indexed. The caller holds the index's lock (one build at a time). Nothing here is
+ * one transaction: the blobs are read by content stamp, the rows written a tile at a time
+ * (on PGlite's one connection no statement holds reads up for long), and the segment is
+ * marked complete last.
+ */
+export async function buildTrendSegment(
+  db: Kysely<KcoreSchema>,
+  ipVersion: IpVersion,
+  options: IndexTrendsOptions = {},
+): Promise<number> {
+  const { minSnapshots = 32, signal } = options
+  // A build that stopped half-way left its segment incomplete: never read, dropped here.
+  await db
+    .deleteFrom('kcore_trend_segment')
+    .where('ip_version', '=', ipVersion)
+    .where('complete', '=', false)
+    .execute()
+  const { listed, columns: indexed } = await indexedSnapshots(db, ipVersion)
+  const covered = new Set(indexed.map((c) => c.date))
+  const dates = listed.map((r) => r.date).filter((d) => !covered.has(d))
+  if (dates.length === 0 || dates.length < minSnapshots) return 0
+
+  const columns: { date: string; stamp: string; asns: Uint32Array; shells: ShellArray }[] = []
+  for (let i = 0; i < dates.length; i += LOAD_BATCH) {
+    signal?.throwIfAborted()
+    const loaded = await loadStoredShells(db, ipVersion, dates.slice(i, i + LOAD_BATCH))
+    // Each column as loaded, with the stamp read with it (one deleted since is left out).
+    for (const date of dates.slice(i, i + LOAD_BATCH)) {
+      const stored = loaded.get(date)
+      if (stored)
+        columns.push({ date, stamp: stored.stamp, asns: stored.asns, shells: stored.shells })
+    }
+  }
+  let union: Uint32Array = new Uint32Array(0)
+  for (const column of columns) union = unionAsns(union, column.asns)
+
+  const { segment } = await db
+    .insertInto('kcore_trend_segment')
+    .values({
+      ip_version: ipVersion,
+      dates: sql`${`{${columns.map((c) => c.date).join(',')}}`}::date[]`,
+      stamps: sql`${`{${columns.map((c) => c.stamp).join(',')}}`}::bigint[]`,
+    })
+    .returning('segment')
+    .executeTakeFirstOrThrow()
+
+  const n = columns.length
+  const next = new Uint32Array(n)
+  const values = new Uint32Array(TILE * n)
+  for (let from = 0; from < union.length; from += TILE) {
+    signal?.throwIfAborted()
+    const to = Math.min(from + TILE, union.length)
+    const last = union[to - 1]!
+    values.fill(0)
+    // Each column's next ASNs placed in their slots by one walk (both ascending).
+    for (let i = 0; i < n; i++) {
+      const { asns, shells } = columns[i]!
+      let slot = from
+      let p = next[i]!
+      for (; p < asns.length && asns[p]! <= last; p++) {
+        while (union[slot]! !== asns[p]) slot++
+        values[(slot - from) * n + i] = shells[p]! + 1
+      }
+      next[i] = p
+    }
+    const rows = []
+    for (let slot = from; slot < to; slot++) {
+      const row = values.subarray((slot - from) * n, (slot - from + 1) * n)
+      rows.push({
+        ip_version: ipVersion,
+        segment,
+        asn: union[slot]!,
+        shells: blobParam(encodeRow(row)),
+      })
+    }
+    await db.insertInto('kcore_trend_row').values(rows).execute()
+  }
+  await db
+    .updateTable('kcore_trend_segment')
+    .set({ complete: true })
+    .where('ip_version', '=', ipVersion)
+    .where('segment', '=', segment)
+    .execute()
+  // The planner's statistics of the new rows (PGlite runs no autovacuum).
+  await sql`analyze kcore_trend_segment, kcore_trend_row`.execute(db)
+  return n
+}
