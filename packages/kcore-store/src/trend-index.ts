@@ -139,6 +139,8 @@ export async function buildTrendSegment(
   options: IndexTrendsOptions = {},
 ): Promise<number> {
   const { minSnapshots = 32, signal } = options
+  if (!Number.isSafeInteger(minSnapshots) || minSnapshots < 1)
+    throw new RangeError(`minSnapshots must be a positive integer, got ${String(minSnapshots)}`)
   // A build that stopped half-way left its segment incomplete: never read, dropped here.
   await db
     .deleteFrom('kcore_trend_segment')

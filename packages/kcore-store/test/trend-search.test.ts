@@ -326,6 +326,50 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
     }
   })
 
+  it('builds one segment when two processes index at once, and refuses a bad minimum', async () => {
+    const database = await open()
+    const store = createKcoreStore(database, { trendReadModel: false })
+    await store.migrate()
+    const other = await secondConnection(database)
+    const rival = createKcoreStore(other, { trendReadModel: false })
+    try {
+      const stored = DATES.map((date, i) => ({
+        date,
+        pairs: Array.from({ length: 1500 }, (_, a): [number, number] => [a * 3 + i, (a + i) % 9]),
+      }))
+      for (const { date, pairs } of stored)
+        await store.ingest({
+          ipVersion: 'ipv4',
+          date,
+          decomposition: decomposition(pairs),
+          linkCount: pairs.length,
+        })
+      for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+        await expect(store.indexTrends('ipv4', { minSnapshots: bad })).rejects.toThrow(RangeError)
+      const built = await Promise.all([
+        store.indexTrends('ipv4', { minSnapshots: 1 }),
+        rival.indexTrends('ipv4', { minSnapshots: 1 }),
+      ])
+      // One took the lock and indexed every date; the other indexed none (refused, or found
+      // nothing left to index).
+      expect([...built].sort()).toEqual([0, DATES.length])
+      const { rows } = await sql<{ n: number }>`select cardinality(dates) as n
+        from kcore_trend_segment where complete`.execute(database.db)
+      expect(rows).toEqual([{ n: DATES.length }])
+      const asns = edgeAsns(stored)
+      const view = await queryTrends(database.db as never, 'ipv4', asns)
+      expect(entries(view)).toEqual(
+        asns.map((a) => {
+          const points = expectedPoints(stored, a)
+          return [a, points, points.length > 0] as const
+        }),
+      )
+    } finally {
+      await other.close()
+      await database.close()
+    }
+  })
+
   it('finds an AS whose bytes first occur off a 4-byte boundary, across two neighbours', async () => {
     const database = await open()
     const store = createKcoreStore(database, { trendReadModel: false })
