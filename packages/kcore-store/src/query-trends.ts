@@ -7,7 +7,7 @@ import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
 import type { KcoreSchema } from './schema.js'
 import { decodeShells, FENCE_STRIDE, fromBase64, indexOfAsn } from './shell-blobs.js'
-import { indexedRows, indexedSnapshots, rowValue } from './trend-index.js'
+import { indexedRows, indexedSnapshots } from './trend-index.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
@@ -58,11 +58,11 @@ export async function queryTrends(
       })
     }
     if (columns.length > 0) {
-      const rows = await indexedRows(trx, ipVersion, asnList)
+      const dates = new Map(columns.map((c) => [c.segment, c.dateCount]))
+      const rows = await indexedRows(trx, ipVersion, asnList, dates)
       for (const [asn, segments] of rows) {
         for (const c of columns) {
-          const row = segments.get(c.segment)
-          const value = row ? rowValue(row, c.width, c.at) : 0
+          const value = segments.get(c.segment)?.[c.at] ?? 0
           if (value > 0) add(asn, c.date, value - 1, c.max_shell_index)
         }
       }

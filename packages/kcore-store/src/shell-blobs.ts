@@ -50,24 +50,34 @@ export function encodeShells(asns: ArrayLike<number>, shells: ArrayLike<number>)
   const order = new Uint32Array(n)
   for (let i = 0; i < n; i++) order[i] = i
   if (!sorted) order.sort((a, b) => asns[a]! - asns[b]!)
-  const width = shellWidth(maxShell)
   const asnBytes = new Uint8Array(n * 4)
-  const shellBytes = new Uint8Array(n * width)
   const asnView = new DataView(asnBytes.buffer)
-  const shellView = new DataView(shellBytes.buffer)
+  const sortedShells = new Uint32Array(n)
   for (let i = 0; i < n; i++) {
     const from = order[i]!
     asnView.setUint32(i * 4, asns[from]!, true)
-    const shell = shells[from]!
-    if (width === 1) shellBytes[i] = shell
-    else if (width === 2) shellView.setUint16(i * 2, shell, true)
-    else shellView.setUint32(i * 4, shell, true)
+    sortedShells[i] = shells[from]!
   }
-  return { asns: asnBytes, shells: shellBytes }
+  return { asns: asnBytes, shells: packLittleEndian(sortedShells, shellWidth(maxShell)) }
+}
+
+/**
+ * `values` as unsigned little-endian integers `width` bytes wide (the caller has checked they
+ * fit): the form of a shell blob, and of a trend index row (`trend-index.ts`).
+ */
+export function packLittleEndian(values: ArrayLike<number>, width: 1 | 2 | 4): Uint8Array {
+  const bytes = new Uint8Array(values.length * width)
+  const view = new DataView(bytes.buffer)
+  for (let i = 0; i < values.length; i++) {
+    if (width === 1) bytes[i] = values[i]!
+    else if (width === 2) view.setUint16(i * 2, values[i]!, true)
+    else view.setUint32(i * 4, values[i]!, true)
+  }
+  return bytes
 }
 
 /** A copy of `bytes` (any offset) as an aligned array of little-endian `width`-byte integers. */
-function littleEndian(bytes: Uint8Array, width: 1 | 2 | 4): ShellArray {
+export function littleEndian(bytes: Uint8Array, width: 1 | 2 | 4): ShellArray {
   const n = bytes.length / width
   if (width === 1) return Uint8Array.from(bytes)
   if (LITTLE_ENDIAN) {

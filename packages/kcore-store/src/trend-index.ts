@@ -1,10 +1,18 @@
-import { Buffer } from 'node:buffer'
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import { intArray } from './asn.js'
 import type { KcoreSchema } from './schema.js'
-import { blobParam, fromBase64, type ShellArray, unionAsns } from './shell-blobs.js'
+import {
+  blobParam,
+  fromBase64,
+  littleEndian,
+  packLittleEndian,
+  type ShellArray,
+  shellWidth,
+  unionAsns,
+} from './shell-blobs.js'
 import { loadStoredShells, STAMP } from './stored-shells.js'
+import { transposeTile } from './transpose-tile.js'
 
 /**
  * The trend index: the stored shell indices transposed into one row per AS and segment
@@ -29,7 +37,7 @@ export interface IndexedColumn {
   /** Its position in the segment's dates. */
   at: number
   /** How many dates the segment has (a row's width is its byte length over this). */
-  width: number
+  dateCount: number
   date: string
   max_shell_index: number
 }
@@ -62,7 +70,7 @@ export async function indexedSnapshots(
       columns.push({
         segment,
         at,
-        width: dates.length,
+        dateCount: dates.length,
         date,
         max_shell_index: stored.max_shell_index,
       })
@@ -72,44 +80,41 @@ export async function indexedSnapshots(
   return { listed, columns }
 }
 
-/** Each of `asns`' rows in the index, by ASN: segment → shell index + 1 per date (0: absent). */
+/**
+ * Each of `asns`' rows in the index, decoded, by ASN and segment: shell index + 1 per date of
+ * the segment (0: absent). `dates` gives each segment's date count (a row's width is its byte
+ * length over it); rows of other segments are left out.
+ */
 export async function indexedRows(
   db: Kysely<KcoreSchema>,
   ipVersion: IpVersion,
   asns: readonly number[],
-): Promise<Map<number, Map<number, Uint8Array>>> {
+  dates: ReadonlyMap<number, number>,
+): Promise<Map<number, Map<number, ShellArray>>> {
   const { rows } = await sql<{ segment: number; asn: string; shells: string }>`
     select segment, asn::text as asn, encode(shells, 'base64') as shells from kcore_trend_row
     where ip_version = ${ipVersion} and asn = any(${intArray(asns)})`.execute(db)
-  const byAsn = new Map<number, Map<number, Uint8Array>>()
+  const byAsn = new Map<number, Map<number, ShellArray>>()
   for (const row of rows) {
+    const count = dates.get(row.segment)
+    if (count === undefined) continue
+    const bytes = fromBase64(row.shells)
+    const width = bytes.length / count
+    if (width !== 1 && width !== 2 && width !== 4)
+      throw new RangeError(`trend row of ${bytes.length} bytes for ${count} dates`)
     const asn = Number(row.asn)
-    const segments = byAsn.get(asn) ?? new Map<number, Uint8Array>()
-    segments.set(row.segment, fromBase64(row.shells))
+    const segments = byAsn.get(asn) ?? new Map<number, ShellArray>()
+    segments.set(row.segment, littleEndian(bytes, width))
     byAsn.set(asn, segments)
   }
   return byAsn
 }
 
-/** Value `at` of a row of `count` values (each 1, 2 or 4 bytes, little-endian). */
-export function rowValue(row: Uint8Array, count: number, at: number): number {
-  const width = row.length / count
-  if (width === 1) return row[at]!
-  const view = Buffer.from(row.buffer, row.byteOffset, row.byteLength)
-  return width === 2 ? view.readUInt16LE(at * 2) : view.readUInt32LE(at * 4)
-}
-
-/** The encoding of `values` (shell index + 1, 0: absent), in the narrowest width holding them. */
+/** `values` (shell index + 1, 0: absent) in the narrowest width holding them, as a shell blob. */
 function encodeRow(values: Uint32Array): Uint8Array {
   let max = 0
   for (const v of values) if (v > max) max = v
-  if (max <= 0xff) return Uint8Array.from(values)
-  const out = Buffer.alloc(values.length * (max <= 0xffff ? 2 : 4))
-  for (let i = 0; i < values.length; i++) {
-    if (max <= 0xffff) out.writeUInt16LE(values[i]!, i * 2)
-    else out.writeUInt32LE(values[i]!, i * 4)
-  }
-  return out
+  return packLittleEndian(values, shellWidth(max))
 }
 
 /** Options of {@link buildTrendSegment}. */
@@ -186,19 +191,7 @@ export async function buildTrendSegment(
   for (let from = 0; from < union.length; from += TILE) {
     signal?.throwIfAborted()
     const to = Math.min(from + TILE, union.length)
-    const last = union[to - 1]!
-    values.fill(0)
-    // Each column's next ASNs placed in their slots by one walk (both ascending).
-    for (let i = 0; i < n; i++) {
-      const { asns, shells } = columns[i]!
-      let slot = from
-      let p = next[i]!
-      for (; p < asns.length && asns[p]! <= last; p++) {
-        while (union[slot]! !== asns[p]) slot++
-        values[(slot - from) * n + i] = shells[p]! + 1
-      }
-      next[i] = p
-    }
+    transposeTile(columns, union, from, to, next, values)
     const rows = []
     for (let slot = from; slot < to; slot++) {
       const row = values.subarray((slot - from) * n, (slot - from + 1) * n)

@@ -13,6 +13,7 @@ import {
   unionAsns,
 } from './shell-blobs.js'
 import { loadStoredShells, STAMP } from './stored-shells.js'
+import { transposeTile } from './transpose-tile.js'
 
 /**
  * One stored snapshot as the model holds it: its decoded blobs (ascending ASNs and their shell
@@ -45,7 +46,7 @@ interface VersionRows {
   wide: Map<number, number>
 }
 
-/** Slots transposed per tile: the tile's rows (a few hundred KB) stay in cache while written. */
+/** Slots transposed per tile: the tile's values (1,024 ASes by every column) stay in cache. */
 const TILE = 1024
 
 /**
@@ -63,22 +64,17 @@ function toRows(columns: SnapshotColumn[], known: Uint32Array | undefined): Vers
   const rows = new Uint8Array(union.length * n)
   const wide = new Map<number, number>()
   const next = new Uint32Array(n)
+  const tile = new Uint32Array(TILE * n)
   for (let from = 0; from < union.length; from += TILE) {
     const to = Math.min(from + TILE, union.length)
-    const last = union[to - 1]!
-    for (let i = 0; i < n; i++) {
-      const { asns, shells } = columns[i]!
-      let p = next[i]!
-      let slot = from
-      for (; p < asns.length && asns[p]! <= last; p++) {
-        const asn = asns[p]!
-        while (union[slot] !== asn) slot++
-        const value = shells[p]! + 1
-        const at = slot * n + i
-        if (value >= WIDE) wide.set(at, value)
-        rows[at] = Math.min(value, WIDE)
-      }
-      next[i] = p
+    transposeTile(columns, union, from, to, next, tile)
+    // The tile's values are the rows' from `from * n` on, in the same order.
+    const base = from * n
+    for (let k = 0; k < (to - from) * n; k++) {
+      const value = tile[k]!
+      if (value === 0) continue
+      if (value >= WIDE) wide.set(base + k, value)
+      rows[base + k] = Math.min(value, WIDE)
     }
   }
   return { columns, union, rows, wide }
