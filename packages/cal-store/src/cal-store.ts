@@ -72,8 +72,9 @@ export interface CalReader {
   readonly events: Pick<EventRepository, 'list'> & {
     /**
      * A list as `list` gives it and `read`'s reads of its page (`records`: events, venues,
-     * organizers and terms by id, a page's relations), in the same snapshot: a page and the relations it is
-     * rendered with are of one revision, the one {@link syncToken} then stands at.
+     * organizers and terms by id, a page's relations), in the same snapshot: a page and the
+     * relations it is rendered with are of one revision, the one {@link syncToken} then
+     * stands at.
      */
     listWith<T>(
       filter: EventListFilter,

@@ -8,7 +8,7 @@ import { decomposeSnapshot } from '@kcore/engine'
 import fc from 'fast-check'
 import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createKcoreStore, type TrendPoint, type TrendView } from '../src/index.js'
+import { createKcoreStore, type KcoreStore, type TrendPoint, type TrendView } from '../src/index.js'
 import {
   MIGRATION_LOCK_TABLE,
   MIGRATION_TABLE,
@@ -122,17 +122,39 @@ const snapshot = fc
   })
 const DATES = ['1998-01-01', '2004-02-29', '2013-01-01', '2024-08-01']
 
+/** Stores `pairs` as the IPv4 snapshot of `date` (one link per AS). */
+function ingestPairs(store: KcoreStore, date: string, pairs: Pairs) {
+  return store.ingest({
+    ipVersion: 'ipv4',
+    date,
+    decomposition: decomposition(pairs),
+    linkCount: pairs.length,
+  })
+}
+
+/**
+ * What {@link entries} of a view of `asns` (each once) over `stored` must be: the points in
+ * `range`, and whether any snapshot has the AS.
+ */
+function expectedEntries(
+  stored: { date: string; pairs: Pairs }[],
+  asns: number[],
+  range?: { start: string; end: string },
+) {
+  return [...new Set(asns)].map((a) => {
+    const points = expectedPoints(stored, a)
+    const shown = range
+      ? points.filter((p) => p.date >= range.start && p.date <= range.end)
+      : points
+    return [a, shown, points.length > 0] as const
+  })
+}
+
 /** Ingests `list` as IPv4 snapshots of DATES (in order), one IPv6 snapshot of the first. */
 async function ingestAll(database: Database, list: Pairs[]) {
   const store = createKcoreStore(database, { trendReadModel: false })
   const stored = list.map((pairs, i) => ({ date: DATES[i]!, pairs }))
-  for (const { date, pairs } of stored)
-    await store.ingest({
-      ipVersion: 'ipv4',
-      date,
-      decomposition: decomposition(pairs),
-      linkCount: pairs.length,
-    })
+  for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
   await store.ingest({
     ipVersion: 'ipv6',
     date: DATES[0]!,
@@ -192,11 +214,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
             const asns = [...edgeAsns(stored), ...extra, ...extra]
             const view = await queryTrends(database.db as never, 'ipv4', asns)
             expect(view.dateRange).toEqual({ earliest: DATES[0], latest: stored.at(-1)!.date })
-            const expected = [...new Set(asns)].map((a) => {
-              const points = expectedPoints(stored, a)
-              return [a, points, points.length > 0] as const
-            })
-            expect(entries(view)).toEqual(expected)
+            expect(entries(view)).toEqual(expectedEntries(stored, asns))
             // The read model, transposed from the whole blobs, agrees.
             await model.catchUp()
             expect(model.view((await store.reader()).revision, 'ipv4', asns)).toEqual(view)
@@ -229,13 +247,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
             // The first `before` snapshots indexed, the rest stored after the segment; one
             // maybe re-ingested with other content (its column goes stale); maybe a second
             // segment then takes what the first lacks.
-            const ingest = (date: string, pairs: Pairs) =>
-              store.ingest({
-                ipVersion: 'ipv4',
-                date,
-                decomposition: decomposition(pairs),
-                linkCount: pairs.length,
-              })
+            const ingest = (date: string, pairs: Pairs) => ingestPairs(store, date, pairs)
             const stored = list.map((pairs, i) => ({ date: DATES[i]!, pairs }))
             for (const [i, { date, pairs }] of stored.entries()) {
               if (i === before) await store.indexTrends('ipv4', { minSnapshots: 1 })
@@ -254,14 +266,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
             }
             const asns = [...edgeAsns(stored), ...extra]
             const view = await queryTrends(database.db as never, 'ipv4', asns, range)
-            const expected = [...new Set(asns)].map((a) => {
-              const points = expectedPoints(stored, a)
-              const shown = points.filter(
-                (p) => !range || (p.date >= range.start && p.date <= range.end),
-              )
-              return [a, shown, points.length > 0] as const
-            })
-            expect(entries(view)).toEqual(expected)
+            expect(entries(view)).toEqual(expectedEntries(stored, asns, range))
           },
         ),
         { numRuns: propertyRuns(40) },
@@ -337,13 +342,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
         date,
         pairs: Array.from({ length: 1500 }, (_, a): [number, number] => [a * 3 + i, (a + i) % 9]),
       }))
-      for (const { date, pairs } of stored)
-        await store.ingest({
-          ipVersion: 'ipv4',
-          date,
-          decomposition: decomposition(pairs),
-          linkCount: pairs.length,
-        })
+      for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
       for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
         await expect(store.indexTrends('ipv4', { minSnapshots: bad })).rejects.toThrow(RangeError)
       const built = await Promise.all([
@@ -358,12 +357,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
       expect(rows).toEqual([{ n: DATES.length }])
       const asns = edgeAsns(stored)
       const view = await queryTrends(database.db as never, 'ipv4', asns)
-      expect(entries(view)).toEqual(
-        asns.map((a) => {
-          const points = expectedPoints(stored, a)
-          return [a, points, points.length > 0] as const
-        }),
-      )
+      expect(entries(view)).toEqual(expectedEntries(stored, asns))
     } finally {
       await other.close()
       await database.close()
@@ -595,12 +589,7 @@ describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
       expect(await storedFences(database)).toEqual(fencesOf())
       const asns = edgeAsns(stored)
       const view = await queryTrends(database.db as never, 'ipv4', asns)
-      expect(entries(view)).toEqual(
-        asns.map((a) => {
-          const points = expectedPoints(stored, a)
-          return [a, points, points.length > 0] as const
-        }),
-      )
+      expect(entries(view)).toEqual(expectedEntries(stored, asns))
 
       const migrator = new Migrator({
         db: database.db,
