@@ -282,6 +282,47 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
     expect((await messages()).map((m) => m.payload)).toEqual([{ id: 2 }])
   })
 
+  // The database's clock counts microseconds, a JavaScript Date milliseconds: each test makes
+  // the two meet within one millisecond, where the sub-millisecond part used to decide.
+  it('sends a message at once to a sender whose clock reads the same millisecond', async () => {
+    await receive()
+    await subscribe('/a', ['event.created'])
+    for (let i = 1; i <= 5; i++) {
+      await commit('event.created', { id: i })
+      const [message] = await tables()
+        .selectFrom('webhook_message')
+        .select('created')
+        .where('status', '=', 'pending')
+        .execute()
+      // The message's own instant, as a Date reads it: not one microsecond later.
+      const sameMillisecond = new Date(message!.created)
+      await sender({ now: () => sameMillisecond }).flush()
+      expect(receiver!.received.map((r) => r.message?.data)).toContainEqual({ id: i })
+    }
+  })
+
+  it('gives a subscription a change made in the same millisecond after it', async () => {
+    await receive()
+    for (let i = 1; i <= 5; i++) {
+      const sub = await subscribe(`/s${i}`, ['event.created'])
+      const { created } = await tables()
+        .selectFrom('webhook_subscription')
+        .select('created')
+        .where('id', '=', sub.id)
+        .executeTakeFirstOrThrow()
+      const sameMillisecond = new Date(created)
+      const written = await database.db
+        .transaction()
+        .execute((trx) =>
+          enqueueWebhooks(trx, 'cal', [
+            { type: 'event.created', data: { i }, at: sameMillisecond },
+          ]),
+        )
+      // Every subscription so far was made by then: each gets the change.
+      expect(written).toBe(i)
+    }
+  })
+
   it('retries a 500 on schedule and delivers once the receiver answers 200', async () => {
     await receive((_, n) => (n === 1 ? 500 : 200))
     const sub = await subscribe('/a', ['event.created'])

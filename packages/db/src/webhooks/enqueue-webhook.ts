@@ -33,14 +33,17 @@ export async function enqueueWebhooks<DB>(
   // Bound as text, then cast: a parameter typed json would be serialized once more by
   // postgres.js (a JSON string of the JSON) and arrive as a string.
   const payloads = events.map((e) => JSON.stringify(e.data ?? null))
+  // The database's clock at the millisecond, as the sender's clock reads it (see the migration
+  // `0003_millisecond_clock`): a message is due to a sender in the same millisecond.
+  const now = sql`date_trunc('milliseconds', now())`
   const { rows } = await sql<{ written: number }>`
     with sent as (
       insert into webhook_message (id, subscription_id, api, type, payload, created, next_attempt_at)
       select 'msg_' || replace(gen_random_uuid()::text, '-', ''), s.id, s.api, e.type,
-        e.payload::json, coalesce(e.at, now()), now()
+        e.payload::json, coalesce(e.at, ${now}), ${now}
       from unnest(${types}::text[], ${payloads}::text[], ${ats}::timestamptz[]) as e(type, payload, at)
       join webhook_subscription s on s.api = ${api} and e.type = any(s.events)
-        and s.created <= coalesce(e.at, now())
+        and s.created <= coalesce(e.at, ${now})
       returning 1)
     select count(*)::int as written from sent`.execute(trx)
   return Number(rows[0]?.written ?? 0)

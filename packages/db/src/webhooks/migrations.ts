@@ -94,9 +94,27 @@ const sourceCursors: Migration = {
   },
 }
 
+/**
+ * The instants the database writes (a subscription's and a message's `created`) at the
+ * millisecond, as the sender's clock and a change's `at` (JavaScript Dates) read them: at the
+ * microsecond, a subscription made a few microseconds before a change in the same millisecond
+ * came out later than it, and a new message was not yet due to a sender in that millisecond.
+ */
+const millisecondClock: Migration = {
+  async up(db: AnyDb) {
+    for (const table of ['webhook_subscription', 'webhook_message']) {
+      await db.schema
+        .alterTable(table)
+        .alterColumn('created', (c) => c.setDefault(sql`date_trunc('milliseconds', now())`))
+        .execute()
+    }
+  },
+}
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_source_cursors': sourceCursors,
+  '0003_millisecond_clock': millisecondClock,
 }
 
 /** This module's migrations, kept apart from every store's by their own bookkeeping tables. */
