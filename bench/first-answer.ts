@@ -1,7 +1,7 @@
 // One restart of bench/trends-uncached.ts, as a process of its own: opens the history
-// database as a starting service does (migrations run, so its connections are open), builds
-// the store and handler, and times the first GET /api/trends/{asn} (nothing loaded, nothing
-// compiled yet). With --load it then times the store's model loading to the same revision.
+// database and builds the store and handler as a starting service does (the store is made,
+// then migrated: `openStores` in @kcore/service), and times the first GET /api/trends/{asn}
+// (nothing loaded, nothing compiled yet). With --load it then times the store's model loading to the same revision.
 // Prints one JSON line last: { ms, status, loadMs? }.
 //   node --import tsx bench/first-answer.ts <asn> [--load]   (the packages' dist, as kcore serve)
 import { createHandler } from '@kcore/http-adapter'
@@ -15,6 +15,7 @@ const { database } = await openTrendHistory(
 )
 try {
   const store = createKcoreStore(database, { memoBytes: false })
+  await store.migrate()
   const handler = createHandler({ kcore: readOnlyKcoreOptions(store) })
   const started = performance.now()
   const answer = await handler(new Request(`http://localhost/api/trends/${asn}`))

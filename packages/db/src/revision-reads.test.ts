@@ -131,3 +131,49 @@ describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
     },
   )
 })
+
+describe('revisionReads listening', () => {
+  /** A database that only listens: counts the LISTENs, and fails the first `failing` of them. */
+  function listeningDatabase(failing = 0) {
+    let listens = 0
+    const database = {
+      listenInProcess: async () => {
+        listens++
+        if (listens <= failing) throw new Error('the engine restarted')
+        return () => {}
+      },
+    } as unknown as Database
+    return {
+      database,
+      get listens() {
+        return listens
+      },
+    }
+  }
+
+  it('starts listening when made, so the first read does not wait for it', async () => {
+    const fake = listeningDatabase()
+    const reads = revisionReads(fake.database, 'c', async () => 7)
+    expect(fake.listens).toBe(1)
+    expect(await reads()).toBe(7)
+    expect(await reads()).toBe(7)
+    expect(fake.listens).toBe(1)
+  })
+
+  it('leaves a listen that failed when made to the first read, which retries it', async () => {
+    const fake = listeningDatabase(1)
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const reads = revisionReads(fake.database, 'c', async () => 7)
+      await tick()
+      expect(await reads()).toBe(7)
+      expect(fake.listens).toBe(2)
+      await tick()
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+  })
+})

@@ -21,14 +21,18 @@ export function revisionReads<T>(
   let generation = 0
   let kept: { generation: number; value: Promise<T> } | undefined
   let listening: Promise<unknown> | undefined
-  return async () => {
-    listening ??= listen(channel, () => {
+  const startListening = () =>
+    (listening ??= listen(channel, () => {
       generation++
     }).catch((error: unknown) => {
       listening = undefined
       throw error
-    })
-    await listening
+    }))
+  // Now rather than on the first read, which would pay for it (a first LISTEN in a new
+  // process is 5–20 ms of PGlite's time); the first read retries a failure.
+  startListening().catch(() => {})
+  return async () => {
+    await startListening()
     if (kept?.generation === generation) return kept.value
     // Kept under the generation current when it was asked for: a notification while it is in
     // flight retires it, since it may have been read before that commit.

@@ -7,7 +7,7 @@ import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
 import type { KcoreSchema } from './schema.js'
 import { decodeShells, FENCE_STRIDE, fromBase64, indexOfAsn } from './shell-blobs.js'
-import { indexedRows, indexedSnapshots } from './trend-index.js'
+import { readTrendIndex, type TrendIndexRead } from './trend-index.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
@@ -34,54 +34,66 @@ export async function queryTrends(
   assertIpVersion(ipVersion)
   assertAsns(asns)
   assertDateRange(range)
-  const trends = new Map<number, TrendPoint[]>()
-  for (const asn of asns) if (!trends.has(asn)) trends.set(asn, [])
-  const known = new Set<number>()
+  const asnList = [...new Set(asns)]
   return committedRead(db, async (trx) => {
     // The listing gives the date range; the index's columns answer for the snapshots it
-    // holds, the fence search for the others.
-    const { listed, columns } = await indexedSnapshots(trx, ipVersion)
-    const dateRange = listed.length
-      ? { earliest: listed[0]!.date, latest: listed.at(-1)!.date }
-      : null
-    if (trends.size === 0 || !dateRange) return { dateRange, trends, known }
-    const asnList = [...trends.keys()]
-    const add = (asn: number, date: string, shell: number, max: number) => {
-      known.add(asn)
-      if (range?.start !== undefined && date < range.start) return
-      if (range?.end !== undefined && date > range.end) return
-      trends.get(asn)!.push({
-        date,
-        shell_index: shell,
-        max_shell_index: max,
-        normalized_shell_index: normalizedShell(shell, max),
-      })
-    }
-    if (columns.length > 0) {
-      const dates = new Map(columns.map((c) => [c.segment, c.dateCount]))
-      const rows = await indexedRows(trx, ipVersion, asnList, dates)
-      for (const [asn, segments] of rows) {
-        for (const c of columns) {
-          const value = segments.get(c.segment)?.[c.at] ?? 0
-          if (value > 0) add(asn, c.date, value - 1, c.max_shell_index)
-        }
-      }
-    }
-    const indexed = new Set(columns.map((c) => c.date))
-    const rest =
-      columns.length > 0 ? listed.map((n) => n.date).filter((d) => !indexed.has(d)) : undefined
-    if (rest === undefined || rest.length > 0) {
-      const { rows } = await trendSearch(ipVersion, asnList, rest).execute(trx)
-      for (const row of rows) {
-        const asn = Number(row.asn)
-        const shell = row.shell !== null ? littleEndianHex(row.shell) : searchBlock(row, asn)
-        if (shell !== undefined) add(asn, row.date, shell, row.max_shell_index)
-      }
-    }
-    // Both lists are by date: merged, each trend is again.
-    if (columns.length > 0) for (const points of trends.values()) points.sort(byDate)
-    return { dateRange, trends, known }
+    // holds, the fence search (in the same transaction: the same state) for the others.
+    const read = await readTrendIndex(trx, ipVersion, asnList)
+    const rest = uncovered(read)
+    const { rows } =
+      asnList.length > 0 && read.listed.length > 0 && rest?.length !== 0
+        ? await trendSearch(ipVersion, asnList, rest).execute(trx)
+        : { rows: [] }
+    return trendView(read, asnList, rows, range)
   })
+}
+
+/** The listed dates no index column holds; undefined when the index holds none (all of them). */
+function uncovered({ listed, columns }: TrendIndexRead): string[] | undefined {
+  if (columns.length === 0) return undefined
+  const indexed = new Set(columns.map((c) => c.date))
+  return listed.map((n) => n.date).filter((d) => !indexed.has(d))
+}
+
+/** The trends of `asns` from the index's rows and the fence search's `searched` rows. */
+function trendView(
+  { listed, columns, rows }: TrendIndexRead,
+  asns: readonly number[],
+  searched: readonly SearchRow[],
+  range: DateRange | undefined,
+): TrendView {
+  const trends = new Map<number, TrendPoint[]>()
+  for (const asn of asns) trends.set(asn, [])
+  const known = new Set<number>()
+  const dateRange = listed.length
+    ? { earliest: listed[0]!.date, latest: listed.at(-1)!.date }
+    : null
+  const add = (asn: number, date: string, shell: number, max: number) => {
+    known.add(asn)
+    if (range?.start !== undefined && date < range.start) return
+    if (range?.end !== undefined && date > range.end) return
+    trends.get(asn)!.push({
+      date,
+      shell_index: shell,
+      max_shell_index: max,
+      normalized_shell_index: normalizedShell(shell, max),
+    })
+  }
+  for (const [asn, segments] of rows) {
+    for (const c of columns) {
+      const value = segments.get(c.segment)?.[c.at] ?? 0
+      if (value > 0) add(asn, c.date, value - 1, c.max_shell_index)
+    }
+  }
+  for (const row of searched) {
+    const asn = Number(row.asn)
+    const shell = row.shell !== null ? littleEndianHex(row.shell) : searchBlock(row, asn)
+    if (shell !== undefined) add(asn, row.date, shell, row.max_shell_index)
+  }
+  // Both lists are by date: merged, each trend is again.
+  if (columns.length > 0 && searched.length > 0)
+    for (const points of trends.values()) points.sort(byDate)
+  return { dateRange, trends, known }
 }
 
 const byDate = (a: TrendPoint, b: TrendPoint) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)
@@ -112,6 +124,16 @@ function needles(asns: number[]) {
   return sql`${`{${text.join(',')}}`}::text[]`
 }
 
+/** A row of {@link trendSearch}. */
+interface SearchRow {
+  asn: string
+  date: string
+  max_shell_index: number
+  shell: string | null
+  asns: string | null
+  shells: string | null
+}
+
 /**
  * The statement of {@link queryTrends}: per ASN and snapshot, the block of positions its fence
  * names (a 1 KB slice of the ASN blob), searched by `position` for the ASN's four bytes. The
@@ -124,14 +146,7 @@ function needles(asns: number[]) {
  * others). Exported for the test of what it reads.
  */
 export function trendSearch(ipVersion: IpVersion, asns: number[], onlyDates?: string[]) {
-  return sql<{
-    asn: string
-    date: string
-    max_shell_index: number
-    shell: string | null
-    asns: string | null
-    shells: string | null
-  }>`
+  return sql<SearchRow>`
     select w.asn::text as asn, n.date::text as date, n.max_shell_index,
       case when p.at % 4 = 0 then encode(substring(s.shells
         from (b.first + p.at / 4) * b.width + 1 for b.width), 'hex') end as shell,

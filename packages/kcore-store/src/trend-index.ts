@@ -42,30 +42,89 @@ export interface IndexedColumn {
   max_shell_index: number
 }
 
+/** What {@link readTrendIndex} read: the listing, the columns the index holds, `asns`' rows. */
+export interface TrendIndexRead {
+  /** The stored snapshots of the version, ascending by date. */
+  listed: ListedSnapshot[]
+  /**
+   * Of them, those a complete segment holds with their current content: one column per date
+   * (the oldest segment's, should two hold it), ascending by date.
+   */
+  columns: IndexedColumn[]
+  /**
+   * The rows of the asked ASNs in the segments of `columns`, decoded, by ASN and segment:
+   * shell index + 1 per date of the segment (0: absent).
+   */
+  rows: Map<number, Map<number, ShellArray>>
+}
+
 /**
- * The stored snapshots of `ipVersion` (ascending by date) and, of them, those a complete
- * segment holds with their current content: one column per date (the oldest segment's,
- * should two hold it), ascending by date. Two plain reads, matched here (on PGlite a join of
- * the segment's dates in SQL took longer than both).
+ * The listing of `ipVersion`'s stored snapshots, the index's complete segments and the rows of
+ * `asns` in them, in one statement (one snapshot of the data without a transaction, and one
+ * round trip: in a new PGlite process each statement costs 10–30 ms before its code is warm,
+ * and three of them were most of a first trend answer), matched here (on PGlite a join of the
+ * segments' dates in SQL took longer than the reads). Every value comes as text; no part is
+ * sorted in SQL.
  */
-export async function indexedSnapshots(
+export async function readTrendIndex(
   db: Kysely<KcoreSchema>,
   ipVersion: IpVersion,
-): Promise<{ listed: ListedSnapshot[]; columns: IndexedColumn[] }> {
-  const { rows: listed } = await sql<ListedSnapshot>`
-    select n.date::text as date, n.max_shell_index, ${STAMP} as stamp from kcore_snapshot n
-    where n.ip_version = ${ipVersion} order by n.date`.execute(db)
-  const { rows: segments } = await sql<{ segment: number; dates: string[]; stamps: string[] }>`
-    select segment, dates::text[] as dates, stamps::text[] as stamps from kcore_trend_segment
-    where ip_version = ${ipVersion} and complete order by segment`.execute(db)
+  asns: readonly number[],
+): Promise<TrendIndexRead> {
+  const { rows } = await sql<{ part: number; a: string; b: string; c: string }>`
+    select 0 as part, n.date::text as a, n.max_shell_index::text as b, ${STAMP} as c
+      from kcore_snapshot n where n.ip_version = ${ipVersion}
+    union all
+    select 1, segment::text, dates::text, stamps::text from kcore_trend_segment
+      where ip_version = ${ipVersion} and complete
+    union all
+    select 2, segment::text, asn::text, encode(shells, 'base64') from kcore_trend_row
+      where ip_version = ${ipVersion} and asn = any(${intArray(asns)})`.execute(db)
+  const listed: ListedSnapshot[] = []
+  const segments: { segment: number; dates: string[]; stamps: string[] }[] = []
+  const stored: { segment: number; asn: number; shells: string }[] = []
+  for (const { part, a, b, c } of rows) {
+    if (part === 0) listed.push({ date: a, max_shell_index: Number(b), stamp: c })
+    else if (part === 1) segments.push({ segment: Number(a), dates: listOf(b), stamps: listOf(c) })
+    else stored.push({ segment: Number(a), asn: Number(b), shells: c })
+  }
+  listed.sort((x, y) => (x.date < y.date ? -1 : 1))
+  segments.sort((x, y) => x.segment - y.segment)
+  const columns = indexedColumns(listed, segments)
+  const dateCounts = new Map(columns.map((c) => [c.segment, c.dateCount]))
+  const byAsn = new Map<number, Map<number, ShellArray>>()
+  for (const row of stored) {
+    const count = dateCounts.get(row.segment)
+    if (count === undefined) continue
+    const bytes = fromBase64(row.shells)
+    const width = bytes.length / count
+    if (width !== 1 && width !== 2 && width !== 4)
+      throw new RangeError(`trend row of ${bytes.length} bytes for ${count} dates`)
+    const segments = byAsn.get(row.asn) ?? new Map<number, ShellArray>()
+    segments.set(row.segment, littleEndian(bytes, width))
+    byAsn.set(row.asn, segments)
+  }
+  return { listed, columns, rows: byAsn }
+}
+
+/** The elements of an array's text form of dates or integers (`{a,b}`: nothing is quoted). */
+function listOf(text: string): string[] {
+  return text.length > 2 ? text.slice(1, -1).split(',') : []
+}
+
+/** The columns of `segments` (by segment) whose stamp still matches the listed one. */
+function indexedColumns(
+  listed: readonly ListedSnapshot[],
+  segments: readonly { segment: number; dates: string[]; stamps: string[] }[],
+): IndexedColumn[] {
   const columns: IndexedColumn[] = []
-  if (segments.length === 0) return { listed, columns }
+  if (segments.length === 0) return columns
   const byDate = new Map(listed.map((n) => [n.date, n]))
   const taken = new Set<string>()
   for (const { segment, dates, stamps } of segments) {
     for (const [at, date] of dates.entries()) {
       const stored = byDate.get(date)
-      if (stored?.stamp !== String(stamps[at]) || taken.has(date)) continue
+      if (!stored || stored.stamp !== stamps[at] || taken.has(date)) continue
       taken.add(date)
       columns.push({
         segment,
@@ -77,37 +136,7 @@ export async function indexedSnapshots(
     }
   }
   columns.sort((a, b) => (a.date < b.date ? -1 : 1))
-  return { listed, columns }
-}
-
-/**
- * Each of `asns`' rows in the index, decoded, by ASN and segment: shell index + 1 per date of
- * the segment (0: absent). `dates` gives each segment's date count (a row's width is its byte
- * length over it); rows of other segments are left out.
- */
-export async function indexedRows(
-  db: Kysely<KcoreSchema>,
-  ipVersion: IpVersion,
-  asns: readonly number[],
-  dates: ReadonlyMap<number, number>,
-): Promise<Map<number, Map<number, ShellArray>>> {
-  const { rows } = await sql<{ segment: number; asn: string; shells: string }>`
-    select segment, asn::text as asn, encode(shells, 'base64') as shells from kcore_trend_row
-    where ip_version = ${ipVersion} and asn = any(${intArray(asns)})`.execute(db)
-  const byAsn = new Map<number, Map<number, ShellArray>>()
-  for (const row of rows) {
-    const count = dates.get(row.segment)
-    if (count === undefined) continue
-    const bytes = fromBase64(row.shells)
-    const width = bytes.length / count
-    if (width !== 1 && width !== 2 && width !== 4)
-      throw new RangeError(`trend row of ${bytes.length} bytes for ${count} dates`)
-    const asn = Number(row.asn)
-    const segments = byAsn.get(asn) ?? new Map<number, ShellArray>()
-    segments.set(row.segment, littleEndian(bytes, width))
-    byAsn.set(asn, segments)
-  }
-  return byAsn
+  return columns
 }
 
 /** `values` (shell index + 1, 0: absent) in the narrowest width holding them, as a shell blob. */
@@ -152,7 +181,7 @@ export async function buildTrendSegment(
     .where('ip_version', '=', ipVersion)
     .where('complete', '=', false)
     .execute()
-  const { listed, columns: indexed } = await indexedSnapshots(db, ipVersion)
+  const { listed, columns: indexed } = await readTrendIndex(db, ipVersion, [])
   const covered = new Set(indexed.map((c) => c.date))
   const dates = listed.map((r) => r.date).filter((d) => !covered.has(d))
   if (dates.length === 0 || dates.length < minSnapshots) return 0

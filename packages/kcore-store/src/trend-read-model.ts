@@ -101,10 +101,9 @@ interface ListedSnapshot {
 const WIDE = 0xff
 
 /**
- * Snapshots loaded by the step a read answered from SQL takes beside its search (their
- * blobs: up to ~0.5 MB a snapshot). The read waits for both, so the step costs about what
- * the search does (a fence search of 460 snapshots is a few ms of the database's time): the
- * first answer after a start is the search's, not a model load's.
+ * Snapshots loaded by the step a read answered from SQL starts once it has its answer (their
+ * blobs: up to ~0.5 MB a snapshot). Small, so the reads that come meanwhile (which on PGlite
+ * queue behind its statements) wait little for it.
  */
 const ADVANCE_BATCH = 4
 
@@ -224,11 +223,10 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
   }
 
   /**
-   * Runs one catch-up step unless one is under way (then resolves at once). The caller awaits
-   * it beside its SQL answer, so the model advances with the reads and no work is left running
-   * when the last read returns (closing the database never races a model). A step is small
-   * ({@link ADVANCE_BATCH} snapshots), so the answer waits little for it. Errors only delay the
-   * model: the SQL path answers meanwhile.
+   * Runs one catch-up step unless one is under way (then resolves at once); never rejects. A
+   * read answered from SQL starts it after its answer, so the model advances with the reads.
+   * One step, not a loop: a database closed meanwhile ends it at its next statement (the
+   * rejection only delays the model), and nothing keeps loading once the reads stop.
    */
   function advance(): Promise<void> {
     if (stepping) return Promise.resolve()

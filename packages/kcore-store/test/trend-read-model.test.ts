@@ -150,6 +150,71 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
     }
   })
 
+  it('answers from SQL without waiting for the model step it starts, which a close ends cleanly', async () => {
+    const database = await open()
+    // Holds the model step's listing (the read's own statements pass) until `release()`.
+    let held: (() => void) | undefined
+    let gate: Promise<void> | undefined
+    const stepQueries = new Set<unknown>()
+    const gated = Object.create(database, {
+      db: {
+        value: database.db.withPlugin({
+          transformQuery({ node, queryId }) {
+            const text = node.kind === 'RawNode' ? node.sqlFragments.join('') : ''
+            if (text.includes('from kcore_revision r left join kcore_snapshot n')) {
+              stepQueries.add(queryId)
+            }
+            return node
+          },
+          async transformResult({ queryId, result }) {
+            if (stepQueries.has(queryId) && gate) await gate
+            return result
+          },
+        }),
+      },
+    }) as typeof database
+    const store = createKcoreStore(gated)
+    await store.migrate()
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      for (const [i, date] of ['2001-01-01', '2002-01-01', '2003-01-01'].entries()) {
+        await store.ingest({
+          ipVersion: 'ipv4',
+          date,
+          decomposition: decomposition([[701, i + 1]]),
+          linkCount: 1,
+        })
+      }
+      gate = new Promise<void>((resolve) => (held = resolve))
+      const read = (await store.reader()).trends('ipv4', [701])
+      const answered = await Promise.race([
+        read.then((view) => view.trends.get(701)!.map((p) => p.shell_index)),
+        new Promise((resolve) => setTimeout(() => resolve('waited for the step'), 3000)),
+      ])
+      expect(answered).toEqual([1, 2, 3])
+      // The step it started is still held at its listing; a close meanwhile ends (PostgreSQL's
+      // pool once the step releases its connection), and the step's failure stays its own.
+      for (let i = 0; i < 200 && stepQueries.size === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      expect(stepQueries.size).toBe(1)
+      let closed = false
+      const closing = database.close().then(() => (closed = true))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      held!()
+      await closing
+      expect(closed).toBe(true)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(unhandled).toEqual([])
+    } finally {
+      held?.()
+      process.off('unhandledRejection', onUnhandled)
+      await database.close().catch(() => {})
+    }
+  })
+
   it("sees another connection's ingest on the next read (the revision, not time)", async () => {
     const database = await open()
     const reader = createKcoreStore(database)

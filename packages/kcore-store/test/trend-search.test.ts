@@ -276,6 +276,40 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
     }
   }, 300_000)
 
+  it('reads what the index holds in one statement, and searches only the dates it lacks', async () => {
+    const database = await open()
+    const store = createKcoreStore(database, { trendReadModel: false })
+    await store.migrate()
+    const statements: string[] = []
+    const counted = database.db.withPlugin({
+      transformQuery({ node }) {
+        statements.push(node.kind === 'RawNode' ? node.sqlFragments.join('?') : node.kind)
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    try {
+      const stored = DATES.slice(0, 3).map((date, i) => ({
+        date,
+        pairs: [[701, i + 1]] as Pairs,
+      }))
+      for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
+      await store.indexTrends('ipv4', { minSnapshots: 1 })
+      const read = () => queryTrends(counted as never, 'ipv4', [701, 3356])
+      expect(entries(await read())).toEqual(expectedEntries(stored, [701, 3356]))
+      expect(statements).toHaveLength(1)
+      // A snapshot stored since: the same read, then the fence search of that date alone.
+      stored.push({ date: DATES[3]!, pairs: [[701, 9]] })
+      await ingestPairs(store, DATES[3]!, [[701, 9]])
+      statements.length = 0
+      expect(entries(await read())).toEqual(expectedEntries(stored, [701, 3356]))
+      expect(statements).toHaveLength(2)
+      expect(statements[1]).toContain('width_bucket')
+    } finally {
+      await database.close()
+    }
+  })
+
   it('never reads a segment a build left unfinished, and the next build drops it', async () => {
     const database = await open()
     const store = createKcoreStore(database, { trendReadModel: false })
