@@ -183,9 +183,9 @@ export interface KcoreReader {
    * (inclusive; omitted ends are open), with the version's stored date range and which of `asns`
    * any snapshot of the version has. From the in-memory read model when it is at
    * {@link revision} (no query). When it is behind, two reads at a time are answered by the
-   * database's search of the stored blobs (each advancing the model beside it) and the others
-   * wait for the model to catch up (it loads only the snapshots it lacks). With
-   * `trendReadModel: false`, always from the search.
+   * database (the trend index, and a search of the blobs it lacks), each starting a step of
+   * the model once it has its answer, and the others wait for the model to catch up (it loads
+   * only the snapshots it lacks). With `trendReadModel: false`, always from the database.
    */
   trends(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
   /**
