@@ -68,7 +68,8 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
         // that is loading it (64 concurrent searches held a start's load back for 20 s). The
         // step follows the answer rather than running beside it: on PGlite's one connection it
         // queued behind the search anyway and the answer waited for both (~70 of the first
-        // answer's ~160 ms). It is one bounded step, and a close waits for its statement.
+        // answer's ~160 ms). It is one bounded step; a close meanwhile ends it at its next
+        // statement, and its failure only delays the model.
         if (searching < MAX_SEARCHES_WHILE_BEHIND) {
           searching++
           try {
