@@ -1,7 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { openPostgresDatabase } from '@kcore/db'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer } from './kcore-process.js'
+import { KcoreProcess, startServer } from './kcore-process.js'
 import { caida, createSnapshotMirror, type SnapshotMirror } from './snapshot-mirror.js'
 import { createThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js'
 import { waitUntil } from './wait-until.js'
@@ -86,4 +89,47 @@ describe.skipIf(!DATABASE_URL)('kcore serve shutdown', () => {
       await server.process.kill('SIGKILL')
     }
   })
+})
+
+describe('kcore serve stopped while it starts', () => {
+  // A supervisor that gives up on a slow start sends SIGTERM before the port is open (a new
+  // embedded database takes seconds to create): the server closes it once open and exits 0,
+  // and the directory opens again at once (it is not left locked or half made).
+  it('closes the database it was opening and exits 0, never listening', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kcore-start-stop-'))
+    const args = (dataDir: string) => [
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--no-seed',
+      '--no-scheduler-enabled',
+      '--log-level',
+      'info',
+    ]
+    const dataDir = join(dir, 'db')
+    const first = new KcoreProcess(args(dataDir))
+    try {
+      await first.waitForLog((e) => e.msg === 'starting')
+      first.child.kill('SIGTERM')
+      expect(await first.exited, first.output()).toEqual({ code: 0, signal: null })
+      const logged = first.output()
+      expect(logged).toContain('"msg":"shutting down"')
+      expect(logged).not.toContain('"msg":"listening"')
+      expect(logged).not.toMatch(/"level":"(error|warn)"/)
+      const again = new KcoreProcess(args(dataDir))
+      try {
+        await again.waitForLog((e) => e.msg === 'listening')
+      } finally {
+        await again.kill('SIGTERM')
+      }
+      expect(await again.exited, again.output()).toEqual({ code: 0, signal: null })
+    } finally {
+      await first.kill('SIGKILL')
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
