@@ -22,7 +22,8 @@ export async function runServer(config: Config): Promise<void> {
   const log = createLogger(config.logLevel)
   const signal = firstSignal(['SIGTERM', 'SIGINT'])
   try {
-    log.info('starting', { database: config.databaseUrl ? 'postgres' : 'pglite' })
+    // Debug only: a start refused at once (a data directory in use) prints one line.
+    log.debug('starting', { database: config.databaseUrl ? 'postgres' : 'pglite' })
     const app = await createApp(config, log)
     if (signal.received) {
       log.info('shutting down', { signal: signal.received, running: 0 })

@@ -108,7 +108,7 @@ describe('kcore serve stopped while it starts', () => {
       '--no-seed',
       '--no-scheduler-enabled',
       '--log-level',
-      'info',
+      'debug',
     ]
     const dataDir = join(dir, 'db')
     const first = new KcoreProcess(args(dataDir))
