@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { openPostgresDatabase } from '@kcore/db'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { KcoreProcess, startServer } from './kcore-process.js'
+import { embeddedServeArgs, KcoreProcess, startServer } from './kcore-process.js'
 import { caida, createSnapshotMirror, type SnapshotMirror } from './snapshot-mirror.js'
 import { createThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js'
 import { waitUntil } from './wait-until.js'
@@ -97,19 +97,7 @@ describe('kcore serve stopped while it starts', () => {
   // and the directory opens again at once (it is not left locked or half made).
   it('closes the database it was opening and exits 0, never listening', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kcore-start-stop-'))
-    const args = (dataDir: string) => [
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-seed',
-      '--no-scheduler-enabled',
-      '--log-level',
-      'debug',
-    ]
+    const args = (dataDir: string) => [...embeddedServeArgs(dataDir), '--log-level', 'debug']
     const dataDir = join(dir, 'db')
     const first = new KcoreProcess(args(dataDir))
     try {

@@ -107,6 +107,21 @@ export class KcoreProcess {
   }
 }
 
+/** `kcore serve` on the embedded database in `dataDir`: any free port, no seed, no scheduler. */
+export function embeddedServeArgs(dataDir: string): string[] {
+  return [
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--no-seed',
+    '--no-scheduler-enabled',
+  ]
+}
+
 /** What {@link startServer} needs. */
 export interface ServerOptions {
   databaseUrl: string

@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { KcoreProcess } from './kcore-process.js'
+import { embeddedServeArgs, KcoreProcess } from './kcore-process.js'
 
 /** Sends raw bytes and reads until the server closes the connection. */
 function raw(port: number, bytes: string): Promise<string> {
@@ -32,18 +32,7 @@ function parse(answer: string) {
 
 async function start(args: string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'kcore-edges-'))
-  const child = new KcoreProcess([
-    'serve',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--data-dir',
-    dir,
-    '--no-seed',
-    '--no-scheduler-enabled',
-    ...args,
-  ])
+  const child = new KcoreProcess([...embeddedServeArgs(dir), ...args])
   const listening = await child.waitForLog((entry) => entry.msg === 'listening')
   const port = Number(new URL(String(listening.url)).port)
   return {

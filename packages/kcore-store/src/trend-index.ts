@@ -60,7 +60,7 @@ export interface TrendIndexRead {
 
 /**
  * The listing of `ipVersion`'s stored snapshots, the index's complete segments and the rows of
- * `asns` in them, in one statement (one snapshot of the data without a transaction, and one
+ * `asns` in them, in one statement (one snapshot of the data, and one
  * round trip: in a new PGlite process each statement costs 10–30 ms before its code is warm,
  * and three of them were most of a first trend answer), matched here (on PGlite a join of the
  * segments' dates in SQL took longer than the reads). Every value comes as text; no part is
