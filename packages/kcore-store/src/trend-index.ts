@@ -71,8 +71,10 @@ export async function readTrendIndex(
   ipVersion: IpVersion,
   asns: readonly number[],
 ): Promise<TrendIndexRead> {
-  const { rows } = await sql<{ part: number; a: string; b: string; c: string }>`
-    select 0 as part, n.date::text as a, n.max_shell_index::text as b, ${STAMP} as c
+  const { rows } = await sql<{ part: number; a: string | null; b: string; c: string }>`
+    select 0 as part,
+        string_agg(n.date::text || ' ' || n.max_shell_index::text || ' ' || ${STAMP}, ',') as a,
+        null as b, null as c
       from kcore_snapshot n where n.ip_version = ${ipVersion}
     union all
     select 1, segment::text, dates::text, stamps::text from kcore_trend_segment
@@ -84,8 +86,13 @@ export async function readTrendIndex(
   const segments: { segment: number; dates: string[]; stamps: string[] }[] = []
   const stored: { segment: number; asn: number; shells: string }[] = []
   for (const { part, a, b, c } of rows) {
-    if (part === 0) listed.push({ date: a, max_shell_index: Number(b), stamp: c })
-    else if (part === 1) segments.push({ segment: Number(a), dates: listOf(b), stamps: listOf(c) })
+    if (part === 0) {
+      for (const entry of a ? a.split(',') : []) {
+        const [date, max, stamp] = entry.split(' ') as [string, string, string]
+        listed.push({ date, max_shell_index: Number(max), stamp })
+      }
+    } else if (part === 1)
+      segments.push({ segment: Number(a), dates: listOf(b), stamps: listOf(c) })
     else stored.push({ segment: Number(a), asn: Number(b), shells: c })
   }
   listed.sort((x, y) => (x.date < y.date ? -1 : 1))
