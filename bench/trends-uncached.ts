@@ -27,6 +27,7 @@ import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createAdaptorServer } from '@hono/node-server'
 import { createHandler } from '@kcore/http-adapter'
+import { warmUp } from '@kcore/service'
 import { createKcoreStore } from '@kcore/store'
 import { decodeAsns } from '@kcore/store/testing'
 import autocannon from 'autocannon'
@@ -71,15 +72,19 @@ const multis: autocannon.Request[] = Array.from({ length: 256 }, () => ({
 }))
 
 // The first answers after a restart: each a process of its own (bench/first-answer.ts) that
-// opens the database, builds the store and answers one random ASN with nothing loaded or
-// compiled, one process at a time; the first also times its model's loading. (PGlite's data
-// directory is one process's at a time: this one lets go of it meanwhile.)
+// opens the database, builds the store and handler, warms them up as the service does and
+// answers one random ASN with nothing loaded, one process at a time; the first also times its
+// model's loading. Each ASN is also answered by a process that skips the warm-up (--cold),
+// alternating with the warm ones, to show what the warm-up earns. (PGlite's data directory is
+// one process's at a time: this one lets go of it meanwhile.)
 const firstAsns = Array.from({ length: firstCount }, pick)
 if (benchDialect === 'pglite') await database.close()
 const firstMs: number[] = []
+const coldMs: number[] = []
+const warmMs: number[] = []
 const statuses = new Set<number>()
 let coldLoadMs = 0
-for (const [i, asn] of firstAsns.entries()) {
+const firstAnswer = (asn: number, flags: string[]) => {
   const out = execFileSync(
     process.execPath,
     [
@@ -87,21 +92,31 @@ for (const [i, asn] of firstAsns.entries()) {
       'tsx',
       fileURLToPath(new URL('first-answer.ts', import.meta.url)),
       String(asn),
-      ...(i === 0 ? ['--load'] : []),
+      ...flags,
     ],
     { env: { ...process.env, BENCH_DB: historyName, BENCH_SNAPSHOTS: String(snapshotCount) } },
   )
   const answer = JSON.parse(out.toString().trim().split('\n').at(-1)!)
-  firstMs.push(answer.ms)
   statuses.add(answer.status)
-  if (i === 0) coldLoadMs = answer.loadMs
+  return answer as { ms: number; warmMs?: number; loadMs?: number }
+}
+for (const [i, asn] of firstAsns.entries()) {
+  const answer = firstAnswer(asn, i === 0 ? ['--load'] : [])
+  firstMs.push(answer.ms)
+  warmMs.push(answer.warmMs ?? Number.NaN)
+  if (i === 0) coldLoadMs = answer.loadMs ?? Number.NaN
+  coldMs.push(firstAnswer(asn, ['--cold']).ms)
 }
 if (benchDialect === 'pglite') ({ database } = await openTrendHistory(historyName, snapshotCount))
-const firstSorted = [...firstMs].sort((a, b) => a - b)
-const firstMedian = quantile(firstSorted, 0.5)
-const firstMax = firstSorted.at(-1) ?? Number.NaN
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
+const firstMedian = quantile(sorted(firstMs), 0.5)
+const firstMax = sorted(firstMs).at(-1) ?? Number.NaN
+const inOrder = (values: number[]) => values.map((ms) => ms.toFixed(0)).join(' ')
 console.log(
-  `restart: first answer of a new process, ${firstCount} random ASNs: median ${firstMedian.toFixed(0)} ms, max ${firstMax.toFixed(0)} ms (in order: ${firstMs.map((ms) => ms.toFixed(0)).join(' ')}; statuses ${[...statuses].join(',')}); the first process's model then up to date in ${coldLoadMs.toFixed(0)} ms`,
+  `restart: first answer of a new process, ${firstCount} random ASNs: median ${firstMedian.toFixed(0)} ms, max ${firstMax.toFixed(0)} ms (in order: ${inOrder(firstMs)}; statuses ${[...statuses].join(',')}); the first process's model then up to date in ${coldLoadMs.toFixed(0)} ms`,
+)
+console.log(
+  `restart: the warm-up before it took median ${quantile(sorted(warmMs), 0.5).toFixed(0)} ms, max ${(sorted(warmMs).at(-1) ?? Number.NaN).toFixed(0)} ms; without it the first answer took median ${quantile(sorted(coldMs), 0.5).toFixed(0)} ms, max ${(sorted(coldMs).at(-1) ?? Number.NaN).toFixed(0)} ms (in order: ${inOrder(coldMs)})`,
 )
 // None keeps answers (memoBytes: false): every request reads the model. One store, as a
 // restarted host has: it loads nothing until its first reads (the restart windows), then
@@ -109,6 +124,7 @@ console.log(
 // doubled the heap the collector walks in every run.
 const restarted = createKcoreStore(database, { memoBytes: false })
 const withModel = createHandler({ kcore: readOnlyKcoreOptions(restarted) })
+await warmUp(withModel, restarted)
 // What bare node:http answers: one trend's bytes, read by the database's search (no model).
 const sqlOnly = createKcoreStore(database, { memoBytes: false, trendReadModel: false })
 const sample = await createHandler({ kcore: readOnlyKcoreOptions(sqlOnly) })(

@@ -113,6 +113,11 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     ingest: (snapshot, options) => ingestSnapshot(db, snapshot, options),
     vacuumShells: async (ipVersion) => assertIpVersion(ipVersion),
     loadTrendModel: async () => model?.catchUp(),
+    async warm() {
+      await readRevision()
+      // Straight to the search, not through a reader: a reader's read would start a model step.
+      for (const ipVersion of ['ipv4', 'ipv6'] as const) await queryTrends(db, ipVersion, [])
+    },
     async indexTrends(ipVersion, indexOptions) {
       assertIpVersion(ipVersion)
       const built = await database.tryWithLock(`kcore:trend-index:${ipVersion}`, () =>

@@ -80,3 +80,29 @@ describe('createApp webhooks', () => {
     apps.splice(apps.indexOf(app), 1)
   })
 })
+
+// The warm-up createApp runs before a host listens: the hot reads answered once in-process,
+// logged as one debug line, not as a client's request.
+describe('createApp warm-up', () => {
+  it('warms the reads before it returns, logging no request for it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kcore-app-warm-'))
+    const lines: { level: string; msg: string; ms?: number; path?: string }[] = []
+    const log = createLogger('debug', (line) => lines.push(JSON.parse(line)))
+    const config = loadConfig({ KCORE_DATA_DIR: dir, KCORE_SCHEDULER_ENABLED: 'false' })
+    const app = await createApp(config, log)
+    try {
+      const warmed = lines.filter((line) => line.msg === 'warmed up')
+      expect(warmed).toHaveLength(1)
+      expect(warmed[0]!.level).toBe('debug')
+      expect(warmed[0]!.ms).toBeGreaterThanOrEqual(0)
+      expect(lines.filter((line) => line.msg === 'request')).toEqual([])
+      // A client's request after it is logged as ever.
+      const response = await app.handler(new Request('http://localhost/api/health'))
+      expect(response.status).toBe(200)
+      expect(lines.filter((line) => line.msg === 'request')).toHaveLength(1)
+    } finally {
+      await app.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -8,6 +8,7 @@ import pkg from '../package.json' with { type: 'json' }
 import type { Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'
 import { seedEmptyStores } from './seed.js'
+import { warmUp } from './warm-up.js'
 
 /** A ready service: the handler over migrated (and, on first start, seeded) stores. */
 export interface App {
@@ -67,6 +68,7 @@ export async function createApp(
   let port = config.port
   const publicUrl = () => config.publicUrl ?? `http://localhost:${port}`
   const { database, kcore, cal } = await openStores(config, log)
+  let warming = true
   try {
     if (config.seed && database.dialect === 'pglite') {
       await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
@@ -104,7 +106,8 @@ export async function createApp(
       },
       cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone, webhooks },
       corsOrigins: config.corsOrigins,
-      log: (entry) => log.info('request', { ...entry }),
+      // The start's own warm-up request is no client's.
+      log: (entry) => warming || log.info('request', { ...entry }),
       onError: (error) => log.error('request failed', { error: detailOf(error) }),
     })
     // A write that succeeded may have written messages: send them now, not at the next poll
@@ -117,6 +120,10 @@ export async function createApp(
       },
       { close: () => served.close() },
     )
+    const warmStart = performance.now()
+    await warmUp(served, kcore)
+    warming = false
+    log.debug('warmed up', { ms: Math.round(performance.now() - warmStart) })
     sender.start()
     return {
       handler,
