@@ -153,7 +153,7 @@ export interface KcoreStore {
    * Runs a trend read's statements once, for no AS (reads only; the model does not move), so
    * a new process's first trend answer does not pay for compiling them: V8's code for the read
    * and, on PGlite, the database's. A host calls it once before it serves; `@kcore/service`
-   * does. On PGlite it took a new process's first answer from ~60 to ~20 ms.
+   * does (its `warmUp`, with the figures).
    */
   warm(): Promise<void>
   /**

@@ -5,8 +5,9 @@ import type { KcoreStore } from '@kcore/store'
  * Answers the hot reads once in-process, before the service listens, so its first client does
  * not pay for compiling them: the store's trend statement ({@link KcoreStore.warm}) and one
  * `GET /api/health` through the handler (the router, validation, the response path). Reads
- * only. On PGlite it took a new process's first trend answer from a median of ~55 to ~18 ms
- * (`bench/first-answer.ts`); it costs the start about as much as it saves the first answer.
+ * only. On PGlite it took a new process's first trend answer from a median of 70 to 42 ms (max
+ * 102 to 75) for ~80 ms of start (`bench:trends:uncached`): the compiling moves to the start,
+ * where no client waits on it, and part of it runs on the background threads meanwhile.
  */
 export async function warmUp(handler: Handler, kcore: KcoreStore): Promise<void> {
   await kcore.warm()
