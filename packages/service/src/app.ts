@@ -107,7 +107,9 @@ export async function createApp(
       cal: { store: cal, tokens: config.calTokens, timezone: config.calTimezone, webhooks },
       corsOrigins: config.corsOrigins,
       // The start's own warm-up request is no client's.
-      log: (entry) => warming || log.info('request', { ...entry }),
+      log: (entry) => {
+        if (!warming) log.info('request', { ...entry })
+      },
       onError: (error) => log.error('request failed', { error: detailOf(error) }),
     })
     // A write that succeeded may have written messages: send them now, not at the next poll
@@ -121,7 +123,14 @@ export async function createApp(
       { close: () => served.close() },
     )
     const warmStart = performance.now()
-    await warmUp(served, kcore)
+    try {
+      await warmUp(served, kcore)
+    } catch (error) {
+      // Nothing else is started yet but the scheduler (and the handler's own timers).
+      await scheduler.close()
+      await served.close()
+      throw error
+    }
     warming = false
     log.debug('warmed up', { ms: Math.round(performance.now() - warmStart) })
     sender.start()
