@@ -25,7 +25,10 @@ describe('createHandler used as a library', () => {
     expect(out).toContain('resources added []')
     expect(out).toContain('timers pending 0')
     const returned = Number(/returned (\d+)/.exec(out)?.[1])
-    // Exiting takes a few ms once the event loop is empty; a handler's timer would hold it open.
-    expect(exited - returned).toBeLessThan(1_000)
+    // Exiting takes ~100 ms once the event loop is empty (the PGlite worker's teardown), and
+    // over a second on a loaded CI machine (1,242 ms once, with other suites beside it). A
+    // handler's interval would hold the process open for good, and any timer of its shows in
+    // `timers pending` above; the bound only has to tell "exits" from "is held".
+    expect(exited - returned).toBeLessThan(5_000)
   }, 60_000)
 })
