@@ -59,7 +59,8 @@ export async function openStores(config: Config, log?: Logger) {
 /**
  * Builds the whole service from a validated {@link Config}: the host (Node, Bun, Deno) only
  * has to serve `app.handler`. Seeds sample data into an empty embedded database unless
- * `config.seed` is false.
+ * `config.seed` is false, and resolves once the read path is warm ({@link warmUp}), so a host
+ * that listens then answers its first client at full speed.
  */
 export function createApp(
   config: Config,
