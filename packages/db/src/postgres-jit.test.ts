@@ -20,11 +20,18 @@ describe.skipIf(!postgres)('JIT on PostgreSQL', () => {
 
   it('is off on every connection of the pool, four of them at once', async () => {
     const pool = await secondConnection(database, process.env, { maxConnections: 4 })
+    // Each transaction holds its connection until all four are inside one, so the four are
+    // four connections however slowly the pool opens them (a 50 ms sleep was not enough on a
+    // loaded CI machine: one connection served two).
+    let inside = 0
+    let allInside: () => void = () => {}
+    const barrier = new Promise<void>((resolve) => (allInside = resolve))
     const settings = await Promise.all(
       Array.from({ length: 4 }, () =>
         pool.db.transaction().execute(async (trx) => {
-          // pg_sleep keeps each connection busy, so the four are four connections
-          await sql`select pg_sleep(0.05)`.execute(trx)
+          await sql`select 1`.execute(trx)
+          if (++inside === 4) allInside()
+          await barrier
           const { rows } = await sql<{ jit: string; pid: number }>`
             select current_setting('jit') as jit, pg_backend_pid() as pid`.execute(trx)
           return rows[0]!
