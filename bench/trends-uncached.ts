@@ -108,15 +108,20 @@ for (const [i, asn] of firstAsns.entries()) {
   coldMs.push(firstAnswer(asn, ['--cold']).ms)
 }
 if (benchDialect === 'pglite') ({ database } = await openTrendHistory(historyName, snapshotCount))
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
-const firstMedian = quantile(sorted(firstMs), 0.5)
-const firstMax = sorted(firstMs).at(-1) ?? Number.NaN
+/** Median and max of `values`, as the lines below print them. */
+const medianMax = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return { median: quantile(sorted, 0.5), max: sorted.at(-1) ?? Number.NaN }
+}
 const inOrder = (values: number[]) => values.map((ms) => ms.toFixed(0)).join(' ')
+const { median: firstMedian, max: firstMax } = medianMax(firstMs)
+const warm = medianMax(warmMs)
+const cold = medianMax(coldMs)
 console.log(
   `restart: first answer of a new process, ${firstCount} random ASNs: median ${firstMedian.toFixed(0)} ms, max ${firstMax.toFixed(0)} ms (in order: ${inOrder(firstMs)}; statuses ${[...statuses].join(',')}); the first process's model then up to date in ${coldLoadMs.toFixed(0)} ms`,
 )
 console.log(
-  `restart: the warm-up before it took median ${quantile(sorted(warmMs), 0.5).toFixed(0)} ms, max ${(sorted(warmMs).at(-1) ?? Number.NaN).toFixed(0)} ms; without it the first answer took median ${quantile(sorted(coldMs), 0.5).toFixed(0)} ms, max ${(sorted(coldMs).at(-1) ?? Number.NaN).toFixed(0)} ms (in order: ${inOrder(coldMs)})`,
+  `restart: the warm-up before it took median ${warm.median.toFixed(0)} ms, max ${warm.max.toFixed(0)} ms; without it the first answer took median ${cold.median.toFixed(0)} ms, max ${cold.max.toFixed(0)} ms (in order: ${inOrder(coldMs)})`,
 )
 // None keeps answers (memoBytes: false): every request reads the model. One store, as a
 // restarted host has: it loads nothing until its first reads (the restart windows), then
