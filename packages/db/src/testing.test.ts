@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { testDatabases } from './testing.js'
+import { rotatingSample, testDatabases } from './testing.js'
 
 const pglite = testDatabases({})[0]!
 
@@ -112,5 +112,28 @@ describe('testDatabases: PGlite from the cached empty cluster', () => {
     } finally {
       await second.close()
     }
+  })
+})
+
+describe('rotatingSample', () => {
+  const cases = ['a', 'b', 'c', 'd', 'e', 'f']
+  it('takes every case at the full level, or when asked for as many', () => {
+    expect(rotatingSample('t', cases, 2, { KCORE_TEST_LEVEL: 'full' })).toEqual(cases)
+    expect(rotatingSample('t', cases, 6, { KCORE_TEST_LEVEL: 'all' })).toEqual(cases)
+  })
+  it('picks the asked number of distinct cases, in table order, the same for the same seed', () => {
+    for (let seed = 0; seed < 200; seed++) {
+      const env = { KCORE_TEST_LEVEL: 'all', KCORE_TEST_SEED: String(seed) }
+      const picked = rotatingSample('t', cases, 3, env)
+      expect(new Set(picked).size).toBe(3)
+      expect(picked).toEqual(cases.filter((c) => picked.includes(c)))
+      expect(rotatingSample('t', cases, 3, env)).toEqual(picked)
+    }
+  })
+  it('reaches every case over seeds', () => {
+    const seen = new Set<string>()
+    for (let seed = 0; seed < 50; seed++)
+      for (const c of rotatingSample('t', cases, 1, { KCORE_TEST_SEED: String(seed) })) seen.add(c)
+    expect([...seen].sort()).toEqual(cases)
   })
 })

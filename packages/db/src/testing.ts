@@ -235,6 +235,15 @@ function pgliteVersion(): string {
   }
 }
 
+/** The size of the suite running: `pnpm test`, `pnpm test:all` (CI) or `pnpm test:full`. */
+export type TestLevel = 'default' | 'all' | 'full'
+
+/** The level of this run, from `KCORE_TEST_LEVEL` (set by the root scripts). */
+export function testLevel(env: Record<string, string | undefined> = process.env): TestLevel {
+  const level = env.KCORE_TEST_LEVEL
+  return level === 'all' || level === 'full' ? level : 'default'
+}
+
 /**
  * How many cases a property runs: `full` in `pnpm test:full` (KCORE_TEST_LEVEL=full), a quarter
  * of it (at least `min`) otherwise, so the default suite and CI stay within their time while the
@@ -242,7 +251,37 @@ function pgliteVersion(): string {
  * a failure prints the seed that repeats it).
  */
 export function propertyRuns(full: number, min = 10): number {
-  return process.env.KCORE_TEST_LEVEL === 'full' ? full : Math.max(min, Math.ceil(full / 4))
+  return testLevel() === 'full' ? full : Math.max(min, Math.ceil(full / 4))
+}
+
+/**
+ * The cases of a costly table a run takes: every one in `pnpm test:full`, else `count` of them
+ * picked afresh each run (so every case keeps being run, over runs), printed with the seed
+ * that picks them again: `KCORE_TEST_SEED=<seed>`.
+ */
+export function rotatingSample<T>(
+  name: string,
+  cases: readonly T[],
+  count: number,
+  env: Record<string, string | undefined> = process.env,
+): T[] {
+  if (testLevel(env) === 'full' || count >= cases.length) return [...cases]
+  const seed = Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  // mulberry32: the same seed picks the same cases on every machine.
+  let state = seed >>> 0
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+  const picked = new Set<number>()
+  while (picked.size < count) picked.add(Math.floor(next() * cases.length))
+  const chosen = [...picked].sort((a, b) => a - b)
+  console.log(
+    `${name}: KCORE_TEST_SEED=${seed} picks ${chosen.map((i) => JSON.stringify(cases[i])).join(', ')}`,
+  )
+  return chosen.map((i) => cases[i]!)
 }
 
 /**
