@@ -48,8 +48,11 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    // The explorer page's bundles, which the mount, bundle and browser tests serve.
-    globalSetup: ['packages/explorer/test/build-page.global-setup.ts'],
+    // The explorer page's bundles; this run's name for its throwaway PostgreSQL databases.
+    globalSetup: [
+      'packages/explorer/test/build-page.global-setup.ts',
+      'packages/db/test/throwaway-databases.global-setup.ts',
+    ],
     env: process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS },
     reporters: ['default', new SlowestFiles()],
     testTimeout: 60_000,
