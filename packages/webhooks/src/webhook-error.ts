@@ -9,7 +9,7 @@ export type WebhookErrorCode =
   | 'not_found'
   | 'migration_failed'
 
-/** The one error `@kcore/db/webhooks` throws on purpose. */
+/** The one error `@kcore/webhooks` throws on purpose. */
 export class WebhookError extends Error {
   override readonly name = 'WebhookError'
   constructor(

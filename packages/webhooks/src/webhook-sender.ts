@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { Database } from '@kcore/db'
 import { sql } from 'kysely'
-import type { Database } from '../database.js'
 import { guardedFetch } from './guarded-fetch.js'
 import { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from './retry-schedule.js'
 import type { WebhookTables } from './schema.js'
@@ -155,7 +155,7 @@ export function createWebhookSender(
         for (const source of sources) {
           // One source failing (its store not migrated yet, say) holds back no other message.
           try {
-            if (await followSource(db, source, FOLLOW_BATCH)) again = true
+            if (await followSource(database.db, source, FOLLOW_BATCH)) again = true
           } catch (error) {
             onError(error)
           }

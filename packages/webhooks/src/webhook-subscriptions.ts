@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import { type Database, lockUntilCommit } from '@kcore/db'
 import { sql } from 'kysely'
-import { lockUntilCommit } from '../advisory-lock.js'
-import type { Database } from '../database.js'
 import type { WebhookApi, WebhookMessageStatus, WebhookTables } from './schema.js'
 import { utcText } from './utc-text.js'
 import { WebhookError } from './webhook-error.js'

@@ -1,6 +1,6 @@
 import type { Database } from '@kcore/db'
 import { propertyRuns, testDatabases } from '@kcore/db/testing'
-import { migrateWebhooks, webhookSubscriptions } from '@kcore/db/webhooks'
+import { migrateWebhooks, webhookSubscriptions } from '@kcore/webhooks'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calInvalidInput } from '../cal/invalid-input.js'
