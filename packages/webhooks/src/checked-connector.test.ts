@@ -1,6 +1,11 @@
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { createServer as createHttpServer, type Server } from 'node:http'
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, LookupFunction } from 'node:net'
 import { Agent, fetch } from 'undici'
@@ -19,7 +24,7 @@ const loopback: LookupFunction = (_host, options, callback) =>
 describe('checkedConnector', () => {
   const servers: Server[] = []
   const seen: string[] = []
-  const answer = (req: { url?: string }, res: { end(text: string): void }) => {
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     seen.push(req.url ?? '')
     res.end(`ok ${req.url}`)
   }

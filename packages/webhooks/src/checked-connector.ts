@@ -15,9 +15,9 @@ export function checkedConnector(
   lookup: LookupFunction,
   seams: {
     /** Which remote addresses may be talked to; default {@link isPublicAddress}. */
-    allowed?: (address: string) => boolean
+    allowed?: ((address: string) => boolean) | undefined
     /** undici's TLS options (tests pass the `ca` of a local receiver). */
-    tls?: buildConnector.BuildOptions
+    tls?: buildConnector.BuildOptions | undefined
   } = {},
 ): buildConnector.connector {
   const allowed = seams.allowed ?? isPublicAddress

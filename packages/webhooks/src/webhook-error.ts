@@ -15,7 +15,7 @@ export class WebhookError extends Error {
   constructor(
     readonly code: WebhookErrorCode,
     message: string,
-    options?: ErrorOptions & { field?: string },
+    options?: ErrorOptions & { field?: string | undefined },
   ) {
     super(message, options)
     this.field = options?.field

@@ -14,7 +14,7 @@ const runs = Number(process.env.FUZZ_RUNS ?? 300)
 /** Field and code of what `fn` throws. */
 async function refusal(
   fn: () => unknown,
-): Promise<{ code: string; field?: string; message: string }> {
+): Promise<{ code: string; field?: string | undefined; message: string }> {
   try {
     await fn()
   } catch (error) {

@@ -65,7 +65,7 @@ export function isPublicAddress(address: string): boolean {
  */
 export async function checkWebhookTarget(
   url: URL,
-  options: { allowPrivate: boolean; lookup?: LookupAll },
+  options: { allowPrivate: boolean; lookup?: LookupAll | undefined },
 ): Promise<void> {
   if (options.allowPrivate) return
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
