@@ -14,9 +14,9 @@ export interface PgliteOptions {
    * A data directory dumped by PGlite's `dumpDataDir('none')` to start from instead of an empty
    * cluster: skips `initdb`, the bulk of PGlite's start-up (used by `@kcore/db/testing`).
    */
-  loadDataDir?: Blob
+  loadDataDir?: Blob | undefined
   /** Where failures nobody awaits are reported (see `DatabaseConfig.log`). */
-  log?: DatabaseLogger
+  log?: DatabaseLogger | undefined
 }
 
 /**

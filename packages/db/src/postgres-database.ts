@@ -13,15 +13,15 @@ const INT8_OID = 20
 /** Options of {@link openPostgresDatabase}. */
 export interface PostgresOptions {
   /** Pool size (default 10). */
-  maxConnections?: number
+  maxConnections?: number | undefined
   /** How long each connection attempt may take, in ms (default 10 s). */
-  connectTimeoutMs?: number
+  connectTimeoutMs?: number | undefined
   /**
    * Distinct query texts run as named prepared statements, planned once per connection
    * (default 1,000; later texts run unnamed, planned on every execution); `0`: none, for a
    * pooler in transaction mode that cannot keep them.
    */
-  preparedStatements?: number
+  preparedStatements?: number | undefined
 }
 
 /**

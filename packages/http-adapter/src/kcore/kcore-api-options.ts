@@ -1,4 +1,4 @@
-import type { WebhookSubscriptions } from '@kcore/db/webhooks'
+import type { WebhookSubscriptions } from '@kcore/webhooks'
 import type { SnapshotProvider } from '@kcore/engine'
 import type { KcoreStore, Scheduler, SyncRunner } from '@kcore/store'
 
@@ -37,7 +37,7 @@ export interface KcoreApiOptions {
   adminToken?: string
   /**
    * Serves `/api/webhooks` over these subscriptions (`webhookSubscriptions` of
-   * `@kcore/db/webhooks`, with {@link WEBHOOK_EVENTS}), behind `adminToken`: without an admin
+   * `@kcore/webhooks`, with {@link WEBHOOK_EVENTS}), behind `adminToken`: without an admin
    * token the routes are not mounted (404), since nobody could be told apart from the public.
    */
   webhooks?: WebhookSubscriptions

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import type { Database } from '@kcore/db'
+import { testDatabases } from '@kcore/db/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Database } from '../src/database.js'
-import { testDatabases } from '../src/testing.js'
 import {
   createWebhookSender,
   enqueueWebhook,
@@ -11,7 +11,7 @@ import {
   type WebhookSender,
   type WebhookTables,
   webhookSubscriptions,
-} from '../src/webhooks/index.js'
+} from '../src/index.js'
 import { type Receiver, startReceiver } from './webhook-receiver.js'
 
 const postgres = testDatabases().find((d) => d.name === 'postgres')

@@ -32,13 +32,10 @@ export type {
   WebhookSubscriptionTable,
   WebhookTables,
 } from './schema.js'
+export type { WebhookSender, WebhookSenderOptions } from './sender-options.js'
 export { WebhookError, type WebhookErrorCode } from './webhook-error.js'
 export { type OutboxMessage, webhookRequest } from './webhook-request.js'
-export {
-  createWebhookSender,
-  type WebhookSender,
-  type WebhookSenderOptions,
-} from './webhook-sender.js'
+export { createWebhookSender } from './webhook-sender.js'
 export { followSource, type SourceRead, type WebhookSource } from './webhook-source.js'
 export {
   DEFAULT_MAX_SUBSCRIPTIONS,

@@ -9,13 +9,13 @@ export type WebhookErrorCode =
   | 'not_found'
   | 'migration_failed'
 
-/** The one error `@kcore/db/webhooks` throws on purpose. */
+/** The one error `@kcore/webhooks` throws on purpose. */
 export class WebhookError extends Error {
   override readonly name = 'WebhookError'
   constructor(
     readonly code: WebhookErrorCode,
     message: string,
-    options?: ErrorOptions & { field?: string },
+    options?: ErrorOptions & { field?: string | undefined },
   ) {
     super(message, options)
     this.field = options?.field

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { guardedFetch } from './guarded-fetch.js'
 
 describe('guardedFetch', () => {
@@ -51,6 +51,51 @@ describe('guardedFetch', () => {
       await mixed.close()
     } finally {
       await guarded.close()
+    }
+  })
+
+  it('checks the address it connected to: a literal non-public host gets no request', async () => {
+    // Literal addresses are never looked up, so the lookup cannot judge them: the socket can.
+    const guarded = guardedFetch(async () => {
+      throw new Error('a literal address is never looked up')
+    })
+    try {
+      for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+        const reason = await failure(
+          guarded.fetch(`http://${host}:${port}/`, { method: 'POST', body: '{}' }),
+        )
+        expect(reason).toMatch(/connected to a non-public address \((::ffff:)?127\.0\.0\.1\)/)
+      }
+      expect(hits).toBe(0)
+    } finally {
+      await guarded.close()
+    }
+  })
+
+  it('drops a TLS connection to a non-public address before its first byte', async () => {
+    const received: number[] = []
+    let closed = 0
+    const tcp = createTcpServer((socket: Socket) => {
+      const at = received.push(0) - 1
+      socket.on('data', (chunk) => {
+        received[at] = (received[at] ?? 0) + chunk.length
+      })
+      socket.on('close', () => closed++)
+      socket.on('error', () => {})
+    })
+    tcp.listen(0, '127.0.0.1')
+    await once(tcp, 'listening')
+    const tlsPort = (tcp.address() as AddressInfo).port
+    const guarded = guardedFetch()
+    try {
+      const reason = await failure(guarded.fetch(`https://127.0.0.1:${tlsPort}/`))
+      expect(reason).toContain('non-public address')
+      // The server saw the TCP connection end without a ClientHello (or anything else).
+      await vi.waitFor(() => expect(closed).toBe(received.length))
+      expect(received.every((bytes) => bytes === 0)).toBe(true)
+    } finally {
+      await guarded.close()
+      await new Promise((r) => tcp.close(r))
     }
   })
 

@@ -10,7 +10,7 @@ export interface WebhookEvent {
    * When the change was made (default: now): the body's `timestamp`, and only subscriptions
    * made by then get the event.
    */
-  at?: Date
+  at?: Date | undefined
 }
 
 /**

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import { type Database, lockUntilCommit } from '@kcore/db'
 import { sql } from 'kysely'
-import { lockUntilCommit } from '../advisory-lock.js'
-import type { Database } from '../database.js'
 import type { WebhookApi, WebhookMessageStatus, WebhookTables } from './schema.js'
 import { utcText } from './utc-text.js'
 import { WebhookError } from './webhook-error.js'
@@ -19,11 +18,11 @@ export interface WebhookSubscriptionsOptions {
   /** The event types each API sends; a subscription may name only these. */
   events: Readonly<Partial<Record<WebhookApi, readonly string[]>>>
   /** Accept loopback and private targets (tests, receivers inside the operator's network). */
-  allowPrivate?: boolean
+  allowPrivate?: boolean | undefined
   /** Default {@link DEFAULT_MAX_SUBSCRIPTIONS}. */
-  maxPerApi?: number
+  maxPerApi?: number | undefined
   /** Resolves host names (default: the system resolver); tests inject one. */
-  lookup?: LookupAll
+  lookup?: LookupAll | undefined
 }
 
 /** A subscription as listed: never its secret. */
@@ -64,7 +63,11 @@ export interface WebhookSubscriptions {
   /** Ends a subscription and drops its undelivered messages; `not_found` if there is none. */
   remove(api: WebhookApi, id: string): Promise<void>
   /** A subscription's latest attempts, newest first; `not_found` if there is none. */
-  deliveries(api: WebhookApi, id: string, options?: { limit?: number }): Promise<WebhookDelivery[]>
+  deliveries(
+    api: WebhookApi,
+    id: string,
+    options?: { limit?: number | undefined },
+  ): Promise<WebhookDelivery[]>
 }
 
 /** The subscriptions of both APIs, on the webhook tables of `database` (see `migrateWebhooks`). */

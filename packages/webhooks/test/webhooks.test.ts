@@ -1,8 +1,8 @@
+import type { Database } from '@kcore/db'
+import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Database } from '../src/database.js'
-import { propertyRuns, testDatabases } from '../src/testing.js'
 import {
   createWebhookSender,
   enqueueWebhook,
@@ -16,7 +16,7 @@ import {
   type WebhookTables,
   webhookRequest,
   webhookSubscriptions,
-} from '../src/webhooks/index.js'
+} from '../src/index.js'
 import { type Answer, type Received, type Receiver, startReceiver } from './webhook-receiver.js'
 
 const EVENTS = {

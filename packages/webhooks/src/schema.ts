@@ -60,7 +60,7 @@ export interface WebhookCursorTable {
   position: ColumnType<string, string | number, string | number>
 }
 
-/** The tables of `@kcore/db/webhooks`, for `database.db.withTables<WebhookTables>()`. */
+/** The tables of `@kcore/webhooks`, for `database.db.withTables<WebhookTables>()`. */
 // A type, not an interface: Kysely's `withTables` needs the index signature a type alias has.
 export type WebhookTables = {
   webhook_subscription: WebhookSubscriptionTable

@@ -1,11 +1,8 @@
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely'
-import { type Migrations, migrateToLatest } from '../migrate.js'
-import { WebhookError } from './webhook-error.js'
+import { type Migration, sql } from 'kysely'
+import type { AnyDb } from './any-db.js'
 
-// biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema exists
-type AnyDb = Kysely<any>
-
-const initial: Migration = {
+/** The subscriptions, the outbox and the log of attempts. */
+export const initial: Migration = {
   async up(db: AnyDb) {
     await db.schema
       .createTable('webhook_subscription')
@@ -78,57 +75,4 @@ const initial: Migration = {
       .column('message_id')
       .execute()
   },
-}
-
-/**
- * Where each webhook source (a store's committed changes: see `WebhookSource`) has been read
- * through, so the messages are made once, after the commit, by one sender at a time.
- */
-const sourceCursors: Migration = {
-  async up(db: AnyDb) {
-    await db.schema
-      .createTable('webhook_cursor')
-      .addColumn('source', 'text', (c) => c.primaryKey())
-      .addColumn('position', 'bigint', (c) => c.notNull())
-      .execute()
-  },
-}
-
-/**
- * The instants the database writes (a subscription's and a message's `created`) at the
- * millisecond, as the sender's clock and a change's `at` (JavaScript Dates) read them: at the
- * microsecond, a subscription made a few microseconds before a change in the same millisecond
- * came out later than it, and a new message was not yet due to a sender in that millisecond.
- */
-const millisecondClock: Migration = {
-  async up(db: AnyDb) {
-    for (const table of ['webhook_subscription', 'webhook_message']) {
-      await db.schema
-        .alterTable(table)
-        .alterColumn('created', (c) => c.setDefault(sql`date_trunc('milliseconds', now())`))
-        .execute()
-    }
-  },
-}
-
-const migrations: Record<string, Migration> = {
-  '0001_initial': initial,
-  '0002_source_cursors': sourceCursors,
-  '0003_millisecond_clock': millisecondClock,
-}
-
-/** This module's migrations, kept apart from every store's by their own bookkeeping tables. */
-export const WEBHOOK_MIGRATIONS: Migrations = {
-  provider: { getMigrations: async () => migrations } satisfies MigrationProvider,
-  table: 'webhook_migration',
-  lockTable: 'webhook_migration_lock',
-}
-
-/** Creates or updates the webhook tables; safe to run from several processes at once. */
-export function migrateWebhooks<DB>(db: Kysely<DB>): Promise<void> {
-  return migrateToLatest(
-    db,
-    WEBHOOK_MIGRATIONS,
-    (message, cause) => new WebhookError('migration_failed', `webhooks ${message}`, { cause }),
-  )
 }

@@ -1,7 +1,7 @@
+import type { Database } from '@kcore/db'
+import { openPostgresDatabase } from '@kcore/db'
+import { testDatabases } from '@kcore/db/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Database } from '../src/database.js'
-import { openPostgresDatabase } from '../src/postgres-database.js'
-import { testDatabases } from '../src/testing.js'
 import {
   createWebhookSender,
   enqueueWebhook,
@@ -9,7 +9,7 @@ import {
   type WebhookSender,
   type WebhookTables,
   webhookSubscriptions,
-} from '../src/webhooks/index.js'
+} from '../src/index.js'
 import { type Receiver, startReceiver } from './webhook-receiver.js'
 
 const postgres = testDatabases().find((d) => d.name === 'postgres')

@@ -1,6 +1,7 @@
+import type { NoTables } from '@kcore/db'
 import { type Kysely, sql } from 'kysely'
 import { enqueueWebhooks, type WebhookEvent } from './enqueue-webhook.js'
-import type { WebhookApi, WebhookTables } from './schema.js'
+import type { WebhookApi, WebhookSubscriptionTable } from './schema.js'
 
 /** What a {@link WebhookSource} read: its events, and the position it read through. */
 export interface SourceRead {
@@ -18,8 +19,11 @@ export interface SourceRead {
  * `webhook_cursor`, turns what it reads into messages and moves the cursor in one transaction,
  * so a change becomes its messages exactly once, by one sender at a time, even across
  * processes; one that dies mid-way leaves the cursor where it was.
+ *
+ * `DB` is the schema the source's transaction is typed with: by default none (`database.db` of
+ * `@kcore/db`), which the source widens to its own store's tables (`withTables<Schema>()`).
  */
-export interface WebhookSource {
+export interface WebhookSource<DB = NoTables> {
   /** The cursor's name (one per source and database), e.g. `cal`. */
   readonly name: string
   /** Whose subscriptions get the events. */
@@ -30,8 +34,7 @@ export interface WebhookSource {
    * `wanted` need `data` (the others may be left out).
    */
   read(
-    // biome-ignore lint/suspicious/noExplicitAny: the source reads its own store's tables
-    trx: Kysely<any>,
+    trx: Kysely<DB>,
     after: number,
     limit: number,
     wanted: ReadonlySet<string>,
@@ -43,11 +46,13 @@ export interface WebhookSource {
  * the messages and moves the cursor, in one transaction. Another sender holding the cursor
  * makes this a no-op (`SKIP LOCKED`): it is doing the same. Resolves to the read's `more`.
  */
-export async function followSource(
-  db: Kysely<WebhookTables>,
-  source: WebhookSource,
+export async function followSource<DB>(
+  db: Kysely<DB>,
+  source: WebhookSource<DB>,
   limit: number,
 ): Promise<boolean> {
+  // The statements are SQL over the webhook tables rather than Kysely's builder: the transaction
+  // is typed with the source's schema, which does not know them.
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ position: string }>`
       select position from webhook_cursor where source = ${source.name}
@@ -64,18 +69,15 @@ export async function followSource(
       if (!row) return false
     }
     const position = Number(row.position)
-    const subscribed = await trx
-      .selectFrom('webhook_subscription')
-      .select('events')
-      .where('api', '=', source.api)
-      .execute()
-    const wanted = new Set(subscribed.flatMap((s) => s.events))
+    const subscribed = await sql<Pick<WebhookSubscriptionTable, 'events'>>`
+      select events from webhook_subscription where api = ${source.api}`.execute(trx)
+    const wanted = new Set(subscribed.rows.flatMap((s) => s.events))
     const read = await source.read(trx, position, limit, wanted)
     // Only what was wanted when read: a source may leave the others without `data`, and a
     // subscription made since (the insert joins the subscriptions as they are then) must not
     // get such an event.
     const sent = read.events.filter((e) => wanted.has(e.type))
-    if (sent.length > 0) await enqueueWebhooks<WebhookTables>(trx, source.api, sent)
+    if (sent.length > 0) await enqueueWebhooks(trx, source.api, sent)
     if (read.through !== position) {
       await sql`update webhook_cursor set position = ${read.through}
         where source = ${source.name}`.execute(trx)

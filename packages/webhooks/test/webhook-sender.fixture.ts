@@ -1,6 +1,6 @@
 // A sending process for webhooks-kill.slow.test.ts: a sender on DATABASE_URL until killed.
-import { openPostgresDatabase } from '../src/postgres-database.js'
-import { createWebhookSender } from '../src/webhooks/index.js'
+import { openPostgresDatabase } from '@kcore/db'
+import { createWebhookSender } from '../src/index.js'
 
 const database = openPostgresDatabase(process.env.DATABASE_URL!)
 const sender = createWebhookSender(database, {

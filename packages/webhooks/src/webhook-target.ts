@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
+import { embeddedIpv4 } from './embedded-ipv4.js'
 import { WebhookError } from './webhook-error.js'
 
 /** Every address a host name resolves to (`node:dns` `lookup` with `all: true`). */
@@ -33,15 +34,27 @@ export function parseWebhookUrl(input: string): URL {
   return url
 }
 
+/** Where every public IPv6 allocation is. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3')
+
 /**
- * True for an address on the public internet. Anything ipaddr.js does not class as `unicast` is
- * refused: loopback, private, link-local (cloud metadata at 169.254.169.254), unique-local,
- * unspecified, carrier-grade NAT, multicast, reserved, and the IPv6 forms that embed an IPv4
- * address (mapped ones are unwrapped first, so `::ffff:127.0.0.1` counts as loopback).
+ * True for an address on the public internet. An IPv4 address must be one ipaddr.js classes as
+ * `unicast`: no loopback, private, link-local (cloud metadata at 169.254.169.254),
+ * unspecified, carrier-grade NAT, multicast, broadcast or reserved. An IPv6 form that carries
+ * an IPv4 address (compatible, mapped, NAT64, 6to4, Teredo: see {@link embeddedIpv4}) is judged
+ * by every IPv4 address it names, so `::7f00:1` is loopback and `64:ff9b::8.8.8.8` public; any
+ * other IPv6 address must lie in the global unicast block `2000::/3` (where every public
+ * allocation is) and be `unicast` to ipaddr.js (no documentation, ORCHID, benchmarking…).
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false
-  return ipaddr.process(address).range() === 'unicast'
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast'
+  const v6 = parsed as ipaddr.IPv6
+  const embedded = embeddedIpv4(v6)
+  if (embedded === 'unknowable') return false
+  if (embedded) return embedded.every((v4) => v4.range() === 'unicast')
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast'
 }
 
 /**
@@ -52,7 +65,7 @@ export function isPublicAddress(address: string): boolean {
  */
 export async function checkWebhookTarget(
   url: URL,
-  options: { allowPrivate: boolean; lookup?: LookupAll },
+  options: { allowPrivate: boolean; lookup?: LookupAll | undefined },
 ): Promise<void> {
   if (options.allowPrivate) return
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
