@@ -16,6 +16,7 @@ export {
 export { decomposeSnapshot } from './decompose-snapshot.js'
 export { type Compression, detectCompression } from './detect-compression.js'
 export { ENGINE_VERSION } from './engine-version.js'
+export type { AsLink, GraphChange } from './graph-change.js'
 export type { IpVersion } from './ip-version.js'
 export { MAX_ASN } from './max-asn.js'
 export {
@@ -35,3 +36,10 @@ export {
 export type { AsRelInput } from './read-as-rel-input.js'
 export { parseSnapshotFileName, type SnapshotFileInfo } from './snapshot-file-name.js'
 export { toGraph } from './to-graph.js'
+export {
+  type ShellChange,
+  type WhatIfCounts,
+  type WhatIfOptions,
+  type WhatIfResult,
+  whatIf,
+} from './what-if.js'
