@@ -58,7 +58,8 @@ export function changeArbitrary(graph: AsGraph): fc.Arbitrary<GraphChange> {
   const asns = Array.from(graph.asns)
   const degree = (i: number) => graph.offsets[i + 1]! - graph.offsets[i]!
   const top = asns.filter((_, i) => shells[i] === maxShell)
-  const maxDegree = Math.max(0, ...asns.map((_, i) => degree(i)))
+  let maxDegree = 0
+  for (let i = 0; i < asns.length; i++) maxDegree = Math.max(maxDegree, degree(i))
   const hubs = asns.filter((_, i) => degree(i) === maxDegree)
   const links = linksOf(graph)
   const topLinks = links.filter(([a, b]) => top.includes(a) && top.includes(b))
@@ -66,14 +67,9 @@ export function changeArbitrary(graph: AsGraph): fc.Arbitrary<GraphChange> {
     fc.constantFrom(...ASN_POOL),
     fc.constantFrom(0, 4_294_967_295, 1_000_000),
   )
-  const asn = fc.oneof(
-    ...[top, hubs, asns].filter((list) => list.length > 0).map((list) => fc.constantFrom(...list)),
-    outside,
-  )
+  const asn = fc.oneof(...[top, hubs, asns].filter((list) => list.length > 0).map(oneOf), outside)
   const anyLink = fc.tuple(asn, asn)
-  const existing = [links, topLinks]
-    .filter((list) => list.length > 0)
-    .map((list) => fc.constantFrom(...list))
+  const existing = [links, topLinks].filter((list) => list.length > 0).map(oneOf)
   const link: fc.Arbitrary<AsLink> = fc
     .tuple(fc.oneof(anyLink, ...existing), fc.boolean())
     .map(([[a, b], flip]) => (flip ? [b, a] : [a, b]))
@@ -92,4 +88,9 @@ export function changeArbitrary(graph: AsGraph): fc.Arbitrary<GraphChange> {
     { arbitrary: fc.constant(top), weight: 1 },
   )
   return fc.record({ removeAsns, removeLinks: linkList, addLinks: linkList }, { requiredKeys: [] })
+}
+
+/** Any element of a non-empty list (of any length: no spread of it as arguments). */
+function oneOf<T>(list: readonly T[]): fc.Arbitrary<T> {
+  return fc.nat(list.length - 1).map((i) => list[i]!)
 }
