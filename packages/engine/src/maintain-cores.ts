@@ -151,7 +151,7 @@ export function maintainCores(
   if (!settle()) return undefined
 
   // additions, one link at a time
-  const seen = new Uint32Array(total)
+  const seen = new Uint32Array(addedLinks.length > 0 ? total : 0)
   const frontier: number[] = []
   for (let i = 0; i < addedLinks.length; i += 2) {
     const a = addedLinks[i]!

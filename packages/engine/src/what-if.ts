@@ -93,21 +93,28 @@ export function whatIf(
   const after =
     (reachesFar(graph, resolved)
       ? undefined
-      : maintainCores(graph, before.shells, resolved, cut, graph.neighbors.length)) ??
+      : maintainCores(graph, before.shells, resolved, cut, graph.neighbors.length / 2)) ??
     recomputeCores(graph, resolved, cut)
   return describeChange(graph, before, resolved, after)
 }
 
 /**
- * Whether the change starts from a large part of the graph (the links of its removed ASes):
- * maintenance would then visit most of it, several times, where one recomputation visits it
- * once; and past one pass of neighbour visits it gives up anyway.
+ * Whether maintenance would visit a large part of the graph: it looks at every neighbour of a
+ * removed AS, each at the cost of its own links (a hub's neighbours are hubs too). Past an
+ * eighth of the graph's links, one recomputation (a pass to copy, one to peel) costs less.
  */
 function reachesFar(graph: AsGraph, change: ResolvedChange): boolean {
-  const { offsets } = graph
-  let links = change.removedLinks.length + change.addedLinks.length
-  for (const v of change.removedNodes) links += offsets[v + 1]! - offsets[v]!
-  return links > graph.neighbors.length / 8
+  const { offsets, neighbors } = graph
+  const limit = neighbors.length / 8
+  let visits = change.removedLinks.length + change.addedLinks.length
+  for (const v of change.removedNodes) {
+    for (let e = offsets[v]!, end = offsets[v + 1]!; e < end; e++) {
+      const u = neighbors[e]!
+      visits += offsets[u + 1]! - offsets[u]!
+    }
+    if (visits > limit) return true
+  }
+  return false
 }
 
 /** The changes between the graph's shell indices and `after` (indexed as the change's nodes). */
