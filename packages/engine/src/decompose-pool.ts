@@ -6,6 +6,7 @@ import type { AsGraph } from './as-graph.js'
 import { AsRelParseError } from './as-rel-parse-error.js'
 import type { CoreDecomposition } from './core-decomposition.js'
 import { detectCompression } from './detect-compression.js'
+import { workerExecArgv } from './worker-exec-argv.js'
 
 /** A snapshot decoded, parsed and decomposed. */
 export interface Decomposed {
@@ -69,12 +70,15 @@ const workerUrl = new URL(
   import.meta.url,
 )
 
+// A worker inherits the host's execArgv, whatever way the host was started (a one-liner, a REPL):
+// less the options that only name the host's entry point, which a worker may refuse.
 function startWorker(): Worker {
-  if (!fromSource) return new Worker(workerUrl)
+  const execArgv = workerExecArgv(process.execArgv)
+  if (!fromSource) return new Worker(workerUrl, { execArgv })
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api')
   const bootstrap = `require(${JSON.stringify(tsx)}).register()
 require(${JSON.stringify(fileURLToPath(workerUrl))})`
-  return new Worker(bootstrap, { eval: true })
+  return new Worker(bootstrap, { eval: true, execArgv })
 }
 
 /**
