@@ -9,6 +9,7 @@
  * await store.events.create({ title: 'Concert', start, end, timezone: 'Europe/Amsterdam', venue: venue.id })
  */
 
+export { isValidTimeZone, type RecurrenceInput } from '@cal/recurrence'
 export { allDayBounds } from './all-day.js'
 export type { CalReader, CalStore } from './cal-store.js'
 export {
@@ -72,7 +73,6 @@ export {
   type CalChangeAction,
   type CalChangeRecords,
 } from './record-change.js'
-export type { RecurrenceInput } from './recurrence/index.js'
 export type {
   EventRepository,
   OrganizerRepository,
@@ -92,7 +92,6 @@ export {
   formatWallTime,
   fromLocalDateTime,
   isRealWallTime,
-  isValidTimeZone,
   type LocalDateTime,
   startOfDayInstant,
   toLocalDateTime,

@@ -1,3 +1,4 @@
+import { compileRecurrence } from '@cal/recurrence'
 import type { Database } from '@kcore/db'
 import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
@@ -11,7 +12,6 @@ import {
   type EventListFilter,
   KEY_SPACE,
 } from '../src/index.js'
-import { compileRecurrence } from '../src/recurrence/index.js'
 import { seriesListTuning } from '../src/series-list.js'
 import { formatLocalDateTime } from '../src/time-zone.js'
 

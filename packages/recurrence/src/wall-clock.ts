@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { zonedDateTime } from '../time-zone.js'
+import { temporalZoneId } from './zone-id.js'
 
 // Rules run on wall-clock time. Inside this module a wall time is a "wall second": the seconds
 // since 1970-01-01 00:00:00 of the wall clock read as if it were UTC (Date.UTC: proleptic
@@ -73,11 +73,6 @@ export function formatIcal(wall: number, dateOnly: boolean): string {
 
 /** The occurrence key of a wall second: its minute since 1000-01-01 00:00. */
 export const wallKey = (wall: number): number => Math.floor((wall - WALL_MIN) / 60)
-
-/** The Temporal time-zone id of a store zone (`UTC+5:30` → `+05:30`). */
-export function temporalZoneId(zone: string): string {
-  return zonedDateTime(new Date(0), zone).timeZoneId
-}
 
 /** A wall second as a Temporal.PlainDateTime. */
 export function wallToPlain(wall: number): Temporal.PlainDateTime {
