@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import type { SeriesRow } from './series-list.js'
+import type { SeriesRow } from './series-row.js'
 import { POST_STATUSES } from './status.js'
 import type { CalDb } from './store-context.js'
 

@@ -1,17 +1,9 @@
-import type { EventListFilter, TermRef } from './event.js'
+import type { EventListFilter } from './event.js'
 import { type ActiveFilter, type EventFilter, NO_MATCH } from './event-filters/event-filter.js'
 import { EVENT_FILTERS } from './event-filters/filter-list.js'
 import { rejectNul } from './input-guard.js'
 import { pageOf } from './paging.js'
-import type { Taxonomy } from './term.js'
-
-/** How a list plan turns term filters into ids: from the database or from a loaded model. */
-export interface TermResolver {
-  /** Ids of `refs` (numbers ids, strings slugs) in `taxonomy`; unknown → `CalUnknownReferenceError` on `field`. */
-  resolve(taxonomy: Taxonomy, field: string, refs: readonly TermRef[]): Promise<number[]>
-  /** `ids` and every category below them. */
-  withDescendants(ids: number[]): Promise<number[]>
-}
+import type { TermResolver } from './term-resolver.js'
 
 /**
  * An {@link EventListFilter} checked and resolved: what both list executors (SQL in

@@ -2,15 +2,17 @@ import { expressionBuilder, sql } from 'kysely'
 import { CalUnknownReferenceError } from './errors.js'
 import type { CalEvent, EventListFilter, TermRef } from './event.js'
 import type { EventListTables, SqlContext } from './event-filters/event-filter.js'
-import type { EventListPlan, TermResolver } from './event-list-plan.js'
-import { planEventList } from './event-list-plan.js'
+import { type EventListPlan, planEventList } from './event-list-plan.js'
 import { readEvents } from './event-rows.js'
 import { validIds } from './id-list.js'
+import type { IdPage } from './id-page.js'
 import type { ListResult } from './page.js'
 import { emptyList } from './paging.js'
-import { listSeriesRows, listWithSeries, matchingSeries, type SeriesRow } from './series-list.js'
+import { listSeriesRows, listWithSeries, matchingSeries } from './series-list.js'
+import type { SeriesRow } from './series-row.js'
 import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
+import type { TermResolver } from './term-resolver.js'
 
 /** Term ids for filter refs: numbers are ids, strings slugs; unknown ones throw. */
 async function termFilterIds(
@@ -95,14 +97,6 @@ export async function listEventIds(db: CalDb, plan: EventListPlan): Promise<IdPa
     starts: Float64Array.from(paged, (r) => Number(r.start_ms)),
     total: Number(count.n),
   }
-}
-
-/** A page of row ids (with their starts, in ms) and the total of a plan. */
-export interface IdPage {
-  ids: number[]
-  /** Unboxed: a page placed among series can hold thousands of them (its whole prefix). */
-  starts: Float64Array
-  total: number
 }
 
 /** An index of the events at one data revision (see `event-list-model.ts`). */

@@ -3,14 +3,16 @@ import type { CalEvent, EventListFilter } from './event.js'
 import { type DateBound, dateBoundsOf } from './event-filters/dates.js'
 import type { ActiveFilter, EventListTables, SqlContext } from './event-filters/event-filter.js'
 import { flagFilter } from './event-filters/flag-filter.js'
-import type { IdPage } from './event-list.js'
-import type { EventListPlan, TermResolver } from './event-list-plan.js'
+import type { EventListPlan } from './event-list-plan.js'
 import { readEventsByRow } from './event-rows.js'
 import { validIds } from './id-list.js'
+import type { IdPage } from './id-page.js'
 import { occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
 import { decodeOccurrenceId, isEventId, occurrenceId } from './series-ids.js'
 import type { Occurrence, Recurrence } from './series-recurrence.js'
+import type { SeriesRow } from './series-row.js'
 import type { CalDb } from './store-context.js'
+import type { TermResolver } from './term-resolver.js'
 
 /** Before and after every instant a list can hold (years 999 and 10000, in ms). */
 const MIN_MS = Date.UTC(999, 0, 1)
@@ -25,20 +27,6 @@ const ALL_DAY_SLACK_MS = 48 * 3600_000
 
 /** Filters placing occurrences by their own start, end and id, not by the series row. */
 const OCCURRENCE_FILTERS = new Set(['dates', 'include', 'post_parent'])
-
-/** A series row a list filter matched, with what placing its occurrences needs. */
-export interface SeriesRow {
-  id: number
-  recurrence: string | null
-  start_utc: Date
-  end_utc: Date
-  timezone: string
-  all_day: boolean
-  sticky: boolean
-  series_slot: number | null
-  /** Keys of its edited occurrences: their override rows are listed as single events. */
-  override_keys: number[]
-}
 
 /** The filters of `plan` a series row is matched by: all but the ones placing occurrences. */
 export const seriesFilters = (plan: EventListPlan): ActiveFilter[] =>

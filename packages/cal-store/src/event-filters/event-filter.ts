@@ -1,9 +1,9 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely'
 import type { EventListFilter } from '../event.js'
-import type { TermResolver } from '../event-list-plan.js'
-import type { ScanQuery } from '../event-list-scan.js'
+import type { ScanQuery } from '../scan-query.js'
 import type { CalSchema } from '../schema.js'
 import type { CalDb } from '../store-context.js'
+import type { TermResolver } from '../term-resolver.js'
 
 /** The tables of an event list query: `cal_event as e` and what subqueries reach. */
 export type EventListTables = CalSchema & { e: CalSchema['cal_event'] }
