@@ -1,3 +1,4 @@
+import { relative } from 'node:path'
 import type { Reporter, TestModule } from 'vitest/node'
 
 /** Files over this many seconds break the CI level's rule (see "Tests" in the README). */
@@ -14,7 +15,7 @@ export class SlowestFiles implements Reporter {
       .map((module) => {
         const d = module.diagnostic()
         return {
-          file: module.relativeModuleId,
+          file: relative(process.cwd(), module.moduleId),
           project: module.project.name,
           seconds: (d.collectDuration + d.setupDuration + d.duration) / 1000,
         }
