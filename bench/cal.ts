@@ -136,15 +136,6 @@ try {
       now: () => NOW,
     },
   })
-  // The same through a store without the in-memory list model: SQL alone.
-  const sqlOnly = createHandler({
-    cal: {
-      store: createCalStore(database, { memoBytes: false, listModel: false }),
-      tokens: [TOKEN],
-      timezone: 'UTC',
-      now: () => NOW,
-    },
-  })
   const timed = async (h: typeof handler, path: string) => {
     const t0 = performance.now()
     const res = await h(new Request(`http://bench.local${path}`))
@@ -155,8 +146,6 @@ try {
   const cases = [
     ['page 1, no cache', uncached, listPath],
     ['page 500, no cache', uncached, `${listPath}&page=500`],
-    ['page 1, SQL only, no cache', sqlOnly, listPath],
-    ['page 500, SQL only, no cache', sqlOnly, `${listPath}&page=500`],
     ['page 1, cached', handler, listPath],
     ['page 500, cached', handler, `${listPath}&page=500`],
   ] as const

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
+import { instantKey } from './date-bound.js'
 import type { SeriesRow } from './series-row.js'
 import { POST_STATUSES } from './status.js'
 import type { CalDb } from './store-context.js'
@@ -87,13 +88,6 @@ function growable<A extends Float64Array | Int32Array | Uint8Array>(make: (n: nu
   }
 }
 
-/**
- * An event's end as one number comparable with a bound in whole milliseconds (the API's
- * instants): its millisecond, plus one half when microseconds lie past it. Then `end > at`
- * is `key > at` and so on for every operator, in one float comparison.
- */
-const endKey = (ms: number, us: number) => (us > 0 ? ms + 0.5 : ms)
-
 /** Most word and term slot sets kept (each a bit per event: 12.5 kB per 100k events). */
 const SLOT_SETS = 512
 
@@ -119,6 +113,7 @@ export class EventColumns {
   readonly publicId = growable((n) => new Float64Array(n))
   readonly startMs = growable((n) => new Float64Array(n))
   readonly startUs = growable((n) => new Int32Array(n))
+  /** The end as an `instantKey`. */
   readonly end = growable((n) => new Float64Array(n))
   readonly status = growable((n) => new Uint8Array(n))
   readonly flags = growable((n) => new Uint8Array(n))
@@ -267,7 +262,7 @@ export class EventColumns {
     this.publicId.set(slot, row.occurrence_id === null ? row.id : Number(row.occurrence_id))
     this.startMs.set(slot, startMs)
     this.startUs.set(slot, Number(row.start_us))
-    this.end.set(slot, endKey(endMs, Number(row.end_us)))
+    this.end.set(slot, instantKey(endMs, Number(row.end_us)))
     this.status.set(slot, STATUS_CODE.get(row.status) ?? 255)
     let flags = 0
     for (let i = 0; i < FLAG_COLUMNS.length; i++) {
@@ -350,18 +345,14 @@ export class EventColumns {
     )
   }
 
-  /** First position in list order whose start is at or after `ms` + `us` microseconds. */
-  firstStartingAt(ms: number, us: number): number {
-    const startMs = this.startMs.data
-    const startUs = this.startUs.data
+  /** The first position in list order whose slot passes `test`, which holds from there on. */
+  firstPosition(test: (slot: number) => boolean): number {
     let lo = 0
     let hi = this.order.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const slot = this.order[mid] as number
-      const c = (startMs[slot] as number) - ms || (startUs[slot] as number) - us
-      if (c < 0) lo = mid + 1
-      else hi = mid
+      if (test(this.order[mid] as number)) hi = mid
+      else lo = mid + 1
     }
     return lo
   }

@@ -1,14 +1,18 @@
 import type { EventListFilter } from './event.js'
-import { type ActiveFilter, type EventFilter, NO_MATCH } from './event-filters/event-filter.js'
+import {
+  type ActiveFilter,
+  type EventFilter,
+  type FilterContext,
+  NO_MATCH,
+} from './event-filters/event-filter.js'
 import { EVENT_FILTERS } from './event-filters/filter-list.js'
 import { rejectNul } from './input-guard.js'
 import { pageOf } from './paging.js'
-import type { TermResolver } from './term-resolver.js'
 
 /**
- * An {@link EventListFilter} checked and resolved: what both list executors (SQL in
- * `event-list.ts`, memory in `event-list-scan.ts`) run. The rules of each filter live in its
- * module under `event-filters/`; the order and the page are the executors' own.
+ * An {@link EventListFilter} checked and resolved: what the list model's scan runs
+ * (`event-list-scan.ts`). The rules of each filter live in its module under `event-filters/`;
+ * the order and the page are the scan's.
  */
 export interface EventListPlan {
   /** The filters the request uses, each bound to its value. */
@@ -25,7 +29,7 @@ export interface EventListPlan {
  */
 export async function planEventList(
   filter: EventListFilter,
-  terms: TermResolver,
+  context: FilterContext,
   filters: readonly EventFilter[] = EVENT_FILTERS,
 ): Promise<EventListPlan | null> {
   rejectNul(filter)
@@ -33,7 +37,7 @@ export async function planEventList(
   const { limit, offset } = pageOf(filter)
   const active: ActiveFilter[] = []
   for (const f of filters) {
-    const pending = f.activate(filter, terms)
+    const pending = f.activate(filter, context)
     // Most filters resolve without I/O: no await (and no microtask) for them.
     const resolved = pending instanceof Promise ? await pending : pending
     if (resolved === NO_MATCH) return null

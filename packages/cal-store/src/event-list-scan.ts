@@ -1,5 +1,6 @@
+import { type BoundOp, holds } from './date-bound.js'
 import { type EventColumns, flagBit, hasBit } from './event-columns.js'
-import type { MemoryContext } from './event-filters/event-filter.js'
+import type { ActiveFilter } from './event-filters/event-filter.js'
 import type { EventListPlan } from './event-list-plan.js'
 import type { IdPage } from './id-page.js'
 import { ScanQuery, type SlotTest } from './scan-query.js'
@@ -7,25 +8,6 @@ import type { SeriesRow } from './series-row.js'
 
 const STICKY = flagBit('sticky')
 const SERIES = flagBit('series')
-
-/** A filter's memory form, ready to add its tests to a scan. */
-export type ScanStep = (query: ScanQuery) => void
-
-/**
- * The memory forms of `plan`'s filters, prepared (search words lowered), or `undefined` when
- * one of them is SQL only.
- */
-export async function prepareScan(
-  plan: EventListPlan,
-  context: MemoryContext,
-): Promise<ScanStep[] | undefined> {
-  const prepares = []
-  for (const filter of plan.filters) {
-    if (!filter.prepare) return undefined
-    prepares.push(filter.prepare)
-  }
-  return Promise.all(prepares.map((prepare) => prepare(context)))
-}
 
 /**
  * The slots among `candidates[from … to)` that pass every test of `q`: the one scan rule, for
@@ -40,14 +22,15 @@ function matchSlots(
   flags: { must: number; mustNot: number },
 ): number[] {
   const c = q.columns
-  const { endMin, endMinOpen, endMax, endMaxOpen, statusMask } = q
+  const { ends, statusMask } = q
   const must = q.must | flags.must
   const mustNot = q.mustNot | flags.mustNot
-  const { slots: mask, ids, venues, postParent, tests } = q
+  const { slots: mask, ids, rows, venues, postParent, tests } = q
   const flagsOf = c.flags.data
   const statusOf = c.status.data
   const endOf = c.end.data
   const publicIdOf = c.publicId.data
+  const rowIdOf = c.id.data
   const venueOf = c.venue.data
   const parentOf = c.postParent.data
   const matched: number[] = []
@@ -58,9 +41,12 @@ function matchSlots(
     if ((flags & mustNot) !== 0 || (flags & must) !== must) continue
     if (((statusMask >>> (statusOf[slot] as number)) & 1) === 0) continue
     const end = endOf[slot] as number
-    if (end < endMin || (endMinOpen && end === endMin)) continue
-    if (end > endMax || (endMaxOpen && end === endMax)) continue
+    for (let b = 0; b < ends.length; b++) {
+      const bound = ends[b] as { op: BoundOp; at: number }
+      if (!holds(end, bound.op, bound.at)) continue next
+    }
     if (ids && !ids.has(publicIdOf[slot] as number)) continue
+    if (rows && !rows.has(rowIdOf[slot] as number)) continue
     if (venues && !venues.has(venueOf[slot] as number)) continue
     if (postParent !== undefined && parentOf[slot] !== postParent) continue
     for (let t = 0; t < tests.length; t++) if (!(tests[t] as SlotTest)(slot)) continue next
@@ -69,18 +55,20 @@ function matchSlots(
   return matched
 }
 
+/** A scan of `columns` with the tests of `filters`. */
+function queryOf(columns: EventColumns, filters: readonly ActiveFilter[]): ScanQuery {
+  const q = new ScanQuery(columns)
+  for (const f of filters) f.scan(q)
+  return q
+}
+
 /**
- * The page and total of `plan` over `columns`, its filters' tests added by `steps`: the
- * range of positions the start bounds leave is walked once, every other test inline.
+ * The page and total of `plan` over `columns`: the range of positions the start bounds leave
+ * is walked once, every other test inline.
  */
-export function scanEvents(
-  columns: EventColumns,
-  plan: EventListPlan,
-  steps: readonly ScanStep[],
-): IdPage {
+export function scanEvents(columns: EventColumns, plan: EventListPlan): IdPage {
   const c = columns
-  const q = new ScanQuery(c)
-  for (const step of steps) step(q)
+  const q = queryOf(c, plan.filters)
   // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
   const matched = matchSlots(q, c.order, q.lo, q.hi, { must: 0, mustNot: SERIES })
   const flagsOf = c.flags.data
@@ -105,17 +93,16 @@ export function scanEvents(
 }
 
 /**
- * The series rows passing `steps` (the memory forms of the filters a series row is matched
- * by, `seriesFilters` in `series-list.ts`) by the rule single events are scanned by, and
- * `named`, by id; `series-list.ts` places their occurrences.
+ * The series rows passing `filters` (those a series row is matched by, `seriesFilters` in
+ * `series-list.ts`) by the rule single events are scanned by, and `named`, by id;
+ * `series-list.ts` places their occurrences.
  */
 export function scanSeries(
   columns: EventColumns,
-  steps: readonly ScanStep[],
+  filters: readonly ActiveFilter[],
   named: (row: { id: number; series_slot: number | null }) => boolean,
 ): SeriesRow[] {
-  const q = new ScanQuery(columns)
-  for (const step of steps) step(q)
+  const q = queryOf(columns, filters)
   const rows = columns.seriesSlots()
   const found: SeriesRow[] = []
   for (const slot of matchSlots(q, rows, 0, rows.length, { must: SERIES, mustNot: 0 })) {

@@ -55,7 +55,6 @@ export type {
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
 export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
-export type { ListModelOptions } from './event-list-model.js'
 export type { EventRelations } from './event-relations.js'
 export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'

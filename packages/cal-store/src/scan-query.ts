@@ -1,26 +1,22 @@
+import { type BoundOp, holds, instantKey, isLowerBound } from './date-bound.js'
 import type { EventColumns } from './event-columns.js'
 
 /** A test of one slot, for a filter no column test below fits. */
 export type SlotTest = (slot: number) => boolean
 
-/** A date bound's operator, as SQL writes it. */
-export type BoundOp = '<' | '<=' | '>' | '>='
-
 /**
  * What one scan tests, filled once per list by the filters' memory forms (`event-filters/`).
  * Each method is a kind of column test the scan loop runs inline, so the loop's shape stays the
  * same whatever the filters: start bounds narrow a range of the list order (binary search),
- * end bounds one interval, flags two bit masks, statuses one mask, words and terms a slot set.
+ * end bounds are tested per event, flags two bit masks, statuses one mask, words and terms a slot set.
  * A filter none of these fits adds a {@link ScanQuery.test}.
  */
 export class ScanQuery {
   /** Positions `lo` … `hi - 1` of the list order are scanned. */
   lo = 0
   hi: number
-  endMin = Number.NEGATIVE_INFINITY
-  endMinOpen = false
-  endMax = Number.POSITIVE_INFINITY
-  endMaxOpen = false
+  /** Bounds on the end, each tested by {@link holds}. */
+  readonly ends: { op: BoundOp; at: number }[] = []
   must = 0
   mustNot = 0
   /** Bit `code` set: status `code` is listed (all by default). */
@@ -28,6 +24,8 @@ export class ScanQuery {
   /** Only slots whose bit is set. */
   slots: Uint32Array | undefined
   ids: Set<number> | undefined
+  /** Only these row ids. */
+  rows: Set<number> | undefined
   venues: Set<number> | undefined
   postParent: number | undefined
   readonly tests: SlotTest[] = []
@@ -36,26 +34,31 @@ export class ScanQuery {
     this.hi = columns.size
   }
 
-  /** Only events whose start is `op` `ms`. */
+  /**
+   * Only events whose start is `op` `ms`: the list order is by start, so the positions that
+   * hold are one end of it, found by binary search on {@link holds}.
+   */
   start(op: BoundOp, ms: number): void {
     const c = this.columns
-    if (op === '>=') this.lo = Math.max(this.lo, c.firstStartingAt(ms, 0))
-    else if (op === '>') this.lo = Math.max(this.lo, c.firstStartingAt(ms, 1))
-    else if (op === '<=') this.hi = Math.min(this.hi, c.firstStartingAt(ms, 1))
-    else this.hi = Math.min(this.hi, c.firstStartingAt(ms, 0))
+    const startMs = c.startMs.data
+    const startUs = c.startUs.data
+    const meets = (slot: number) =>
+      holds(instantKey(startMs[slot] as number, startUs[slot] as number), op, ms)
+    if (isLowerBound(op))
+      this.lo = Math.max(
+        this.lo,
+        c.firstPosition((slot) => meets(slot)),
+      )
+    else
+      this.hi = Math.min(
+        this.hi,
+        c.firstPosition((slot) => !meets(slot)),
+      )
   }
 
   /** Only events whose end is `op` `ms`. */
   end(op: BoundOp, ms: number): void {
-    if (op === '>=' || op === '>') {
-      if (ms > this.endMin || (ms === this.endMin && op === '>')) {
-        this.endMin = ms
-        this.endMinOpen = op === '>'
-      }
-    } else if (ms < this.endMax || (ms === this.endMax && op === '<')) {
-      this.endMax = ms
-      this.endMaxOpen = op === '<'
-    }
+    this.ends.push({ op, at: ms })
   }
 
   /** Only events whose flag `bit` is `on`. */
@@ -83,6 +86,11 @@ export class ScanQuery {
   /** Only events with one of these (public) ids. */
   idIn(ids: readonly number[]): void {
     this.ids = within(this.ids, ids)
+  }
+
+  /** Only events whose row id is in `ids`. */
+  rowIn(ids: ReadonlySet<number>): void {
+    this.rows = this.rows ? new Set([...ids].filter((id) => this.rows?.has(id))) : new Set(ids)
   }
 
   /** Only events at one of these venues. */

@@ -1,8 +1,8 @@
-import { expressionBuilder, sql } from 'kysely'
+import { type DateBound, holds } from './date-bound.js'
 import type { CalEvent, EventListFilter } from './event.js'
-import { type DateBound, dateBoundsOf } from './event-filters/dates.js'
-import type { ActiveFilter, EventListTables, SqlContext } from './event-filters/event-filter.js'
-import { flagFilter } from './event-filters/flag-filter.js'
+import { flagBit } from './event-columns.js'
+import { dateBoundsOf } from './event-filters/dates.js'
+import type { ActiveFilter } from './event-filters/event-filter.js'
 import type { EventListPlan } from './event-list-plan.js'
 import { readEventsByRow } from './event-rows.js'
 import { validIds } from './id-list.js'
@@ -12,7 +12,8 @@ import { decodeOccurrenceId, isEventId, occurrenceId } from './series-ids.js'
 import type { Occurrence, Recurrence } from './series-recurrence.js'
 import type { SeriesRow } from './series-row.js'
 import type { CalDb } from './store-context.js'
-import type { TermResolver } from './term-resolver.js'
+
+const STICKY = flagBit('sticky')
 
 /** Before and after every instant a list can hold (years 999 and 10000, in ms). */
 const MIN_MS = Date.UTC(999, 0, 1)
@@ -33,9 +34,8 @@ export const seriesFilters = (plan: EventListPlan): ActiveFilter[] =>
   plan.filters.filter((f) => !OCCURRENCE_FILTERS.has(f.name))
 
 /**
- * What `include` and `post_parent` ask of a series row, for the SQL form and the model's
- * alike: its id or slot among `include`'s (each part `undefined` when not given), its id
- * `post_parent`.
+ * What `include` and `post_parent` ask of a series row: its id or slot among `include`'s
+ * (each part `undefined` when not given), its id `post_parent`.
  */
 function seriesNames(filter: EventListFilter) {
   const ids = filter.include?.filter(isEventId)
@@ -59,44 +59,6 @@ export function seriesNamedBy(
   return (row) =>
     (!include || serial.has(row.id) || (row.series_slot !== null && slots.has(row.series_slot))) &&
     (parent === undefined || row.id === parent)
-}
-
-/**
- * The series whose own fields match every filter of `plan` but the ones that place
- * occurrences (dates, include, post_parent): the same filter modules as every list, run as SQL
- * over the series rows (one partial index). `include` and `post_parent` narrow the series here
- * too; the occurrences are picked by {@link listWithSeries}. The list model matches them in
- * memory by the same forms (`scanSeries`).
- */
-export async function matchingSeries(
-  db: CalDb,
-  plan: EventListPlan,
-  filter: EventListFilter,
-): Promise<SeriesRow[]> {
-  const context: SqlContext = { eb: expressionBuilder<EventListTables, 'e'>(), db }
-  let q = db.selectFrom('cal_event as e').where('e.recurrence', 'is not', null)
-  for (const f of seriesFilters(plan)) q = q.where(await f.where(context))
-  const { include, parent } = seriesNames(filter)
-  if (include) {
-    q = q.where(
-      sql<boolean>`(e.id = any(${include.serial}::integer[]) or e.series_slot = any(${include.slots}::integer[]))`,
-    )
-  }
-  if (parent !== undefined) q = q.where('e.id', '=', parent)
-  return q
-    .select([
-      'e.id',
-      'e.recurrence',
-      'e.start_utc',
-      'e.end_utc',
-      'e.timezone',
-      'e.all_day',
-      'e.sticky',
-      'e.series_slot',
-      sql<number[]>`array(select o.occurrence_key from cal_event o
-        where o.post_parent = e.id and o.occurrence_key is not null)`.as('override_keys'),
-    ])
-    .execute()
 }
 
 /** The occurrences of one series a list shows, by start. */
@@ -131,16 +93,10 @@ function lowerBound(values: ArrayLike<number>, x: number): number {
 }
 
 /** Whether `o` meets every date bound (the `dates` filter's rule, on one occurrence). */
-function meets(o: Occurrence, bounds: readonly DateBound[]): boolean {
-  for (const { column, op, at } of bounds) {
-    const v = column === 'start' ? o.startMs : o.endMs
-    const t = at.getTime()
-    if (op === '<' ? !(v < t) : op === '<=' ? !(v <= t) : op === '>' ? !(v > t) : !(v >= t)) {
-      return false
-    }
-  }
-  return true
-}
+const meets = (o: Occurrence, bounds: readonly DateBound[]) =>
+  bounds.every(({ column, op, at }) =>
+    holds(column === 'start' ? o.startMs : o.endMs, op, at.getTime()),
+  )
 
 /**
  * The occurrences of a series within date bounds, counted by the core (never enumerated): every
@@ -308,27 +264,23 @@ export function narrow(
 export const seriesListTuning = { slack: 64 }
 
 /** The filter "sticky is `value`", to split a `sticky_first` list into its two parts. */
-const stickyIs = (value: boolean) =>
-  flagFilter('sticky', () => value).activate({}, noTerms) as ActiveFilter
-
-/** Flag filters resolve without terms. */
-const noTerms: TermResolver = {
-  resolve: () => Promise.resolve([]),
-  withDescendants: (ids) => Promise.resolve(ids),
-}
+const stickyIs = (value: boolean): ActiveFilter => ({
+  name: 'sticky',
+  scan: (query) => query.flag(STICKY, value),
+})
 
 /**
  * One page of single events and series occurrences merged in list order (start, then id;
  * at equal starts the rows of single and edited events first; with `sticky_first` the sticky
  * ones, a sticky series' occurrences among them, before the rest), plus the total.
- * `singles` runs a plan for single events (the list model or SQL).
+ * `singles` runs a plan for single events (the list model's scan).
  */
 export async function listWithSeries(
   db: CalDb,
   plan: EventListPlan,
   filter: EventListFilter,
   series: readonly SeriesRow[],
-  singles: (plan: EventListPlan) => Promise<IdPage>,
+  singles: (plan: EventListPlan) => IdPage,
 ): Promise<{ items: CalEvent[]; total: number }> {
   const bounds = dateBoundsOf(filter)?.bounds ?? []
   const included = filter.include?.filter(isEventId)
@@ -337,7 +289,7 @@ export async function listWithSeries(
     return included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
   })
   if (!plan.stickyFirst) {
-    const { items, total } = await placePage(plan, streams, singles)
+    const { items, total } = placePage(plan, streams, singles)
     return readPage(db, items, total)
   }
   // Two lists one after the other: the sticky items, then the others, each in list order.
@@ -353,12 +305,8 @@ export async function listWithSeries(
       streams.filter((s) => s.row.sticky === sticky),
       singles,
     )
-  const first = await part(true, plan.offset, plan.limit)
-  const rest = await part(
-    false,
-    Math.max(0, plan.offset - first.total),
-    plan.limit - first.items.length,
-  )
+  const first = part(true, plan.offset, plan.limit)
+  const rest = part(false, Math.max(0, plan.offset - first.total), plan.limit - first.items.length)
   return readPage(db, [...first.items, ...rest.items], first.total + rest.total)
 }
 
@@ -371,13 +319,13 @@ export async function listWithSeries(
  * the page cut from them at offset − G(lo). An infinite series is counted, never enumerated,
  * and pages never repeat or skip an item.
  */
-async function placePage(
+function placePage(
   plan: EventListPlan,
   streams: readonly Stream[],
-  singles: (plan: EventListPlan) => Promise<IdPage>,
-): Promise<{ items: Item[]; total: number }> {
+  singles: (plan: EventListPlan) => IdPage,
+): { items: Item[]; total: number } {
   const { offset, limit } = plan
-  const prefix = await singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
+  const prefix = singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
   let total = prefix.total
   for (const s of streams) total += s.count(MIN_MS, MAX_MS)
   if (offset >= total || limit === 0) return { items: [], total }

@@ -9,13 +9,10 @@ export const status = defineFilter<PostStatus[]>({
     const statuses = filter.status ?? ['publish']
     return statuses.length ? statuses : NO_MATCH
   },
-  where: (statuses, { eb }) => eb('e.status', 'in', statuses),
-  memory: {
-    scan(statuses, query) {
-      let mask = 0
-      // An unknown status gets bit 31, which no stored code has.
-      for (const s of statuses) mask |= 1 << (STATUS_CODE.get(s) ?? 31)
-      query.statusIn(mask)
-    },
+  scan(statuses, query) {
+    let mask = 0
+    // An unknown status gets bit 31, which no stored code has.
+    for (const s of statuses) mask |= 1 << (STATUS_CODE.get(s) ?? 31)
+    query.statusIn(mask)
   },
 })
