@@ -23,7 +23,7 @@ import type { ListResult } from './page.js'
 import type { CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
-import type { CalDb, StoreContext } from './store-context.js'
+import { type CalDb, type StoreContext, withCalTables } from './store-context.js'
 import type { TermListFilter } from './term.js'
 import { createTermRepository } from './term-repository.js'
 import type { VenueListFilter } from './venue.js'
@@ -201,7 +201,8 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     },
     reader,
     async committedChanges(after, revisions, trx) {
-      const inTrx: StoreContext = trx ? { ...ctx, db: trx as CalDb } : ctx
+      // The follower's transaction knows its own tables; the calendar's are added to it.
+      const inTrx: StoreContext = trx ? { ...ctx, db: withCalTables(trx) } : ctx
       const read = await readCommittedChanges(inTrx.db, after, revisions)
       return { ...read, records: recordsIn(inTrx) }
     },
