@@ -54,9 +54,9 @@ export type {
   VenueRef,
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
+export { eventTimes } from './event-input-check.js'
 export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
 export type { EventRelations } from './event-relations.js'
-export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {

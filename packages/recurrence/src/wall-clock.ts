@@ -39,8 +39,8 @@ export function parseWallTime(text: string, dateAllowed: boolean): number | unde
 
 /**
  * The proleptic Gregorian year of a wall second, by arithmetic (days → era of 400 years →
- * year of era, from March 1st as the era's first day): counts call it per query, and a Date
- * object per call was a third of a count's time.
+ * year of era, from March 1st as the era's first day): counts call it per query, so it makes
+ * no Date object.
  */
 export function yearOfWall(wall: number): number {
   const z = Math.floor(wall / 86_400) + 719_468 // days since 0000-03-01
@@ -112,7 +112,7 @@ interface OffsetSpan {
 /**
  * The UTC offsets of one zone, read from Temporal once per calendar year as its transition
  * instants (a handful a year), so converting a wall time far from a transition is arithmetic:
- * Temporal takes 20-100 µs a conversion, and a list counts thousands of occurrences.
+ * a Temporal conversion is costly, and a list counts thousands of occurrences.
  * Shared by every series in the zone; tzdata does not change while the process runs.
  */
 class ZoneOffsets {

@@ -1,5 +1,5 @@
 import type { EventListFilter } from '../event.js'
-import { flagBit, type StoredFlag } from '../event-columns.js'
+import { flagBit, type StoredFlag } from '../event-list-row.js'
 import { defineFilter, type EventFilter } from './event-filter.js'
 
 /**

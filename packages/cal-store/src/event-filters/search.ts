@@ -1,4 +1,4 @@
-import { flagBit } from '../event-columns.js'
+import { flagBit } from '../event-list-row.js'
 import { searchWords } from '../search-words.js'
 import { defineFilter } from './event-filter.js'
 

@@ -1,4 +1,4 @@
-import { STATUS_CODE } from '../event-columns.js'
+import { STATUS_CODE } from '../event-list-row.js'
 import type { PostStatus } from '../status.js'
 import { defineFilter, NO_MATCH } from './event-filter.js'
 
