@@ -1,7 +1,7 @@
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EventColumns, selectRows } from '../src/event-columns.js'
+import { EventColumns } from '../src/event-columns.js'
 import {
   defineFilter,
   type EventFilter,
@@ -10,6 +10,7 @@ import {
 } from '../src/event-filters/event-filter.js'
 import { EVENT_FILTERS } from '../src/event-filters/filter-list.js'
 import { type EventListPlan, planEventList } from '../src/event-list-plan.js'
+import { selectRows } from '../src/event-list-row.js'
 import { scanEvents } from '../src/event-list-scan.js'
 import { type CalStore, createCalStore, type EventListFilter } from '../src/index.js'
 import type { CalSchema } from '../src/schema.js'
