@@ -70,12 +70,16 @@ export async function createEventsInBulk(
       checkEventLinks(input)
       const title = typeof input.title === 'string' ? input.title.trim() : ''
       if (!title) throw new CalValidationError(`title`, `event #${i} needs a title`)
-      const zone = input.timezone ?? 'UTC'
-      const times = eventTimes(input.start, input.end, zone, input.all_day ?? false)
+      const times = eventTimes(
+        input.start,
+        input.end,
+        input.timezone ?? 'UTC',
+        input.all_day ?? false,
+      )
       return {
         input,
         title,
-        zone,
+        zone: times.zone,
         times,
         venue: numericRefs(input.venue, 'venue')[0] ?? null,
         organizers: [...new Set(numericRefs(input.organizers, 'organizers'))],

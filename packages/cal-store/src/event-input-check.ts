@@ -2,7 +2,7 @@ import { allDayBounds } from './all-day.js'
 import { assertDateInRange } from './date-range.js'
 import { CalValidationError } from './errors.js'
 import { hashPassword } from './password.js'
-import { assertTimeZone } from './time-zone.js'
+import { checkTimeZone } from './time-zone.js'
 
 export const TEXT_FIELDS = ['image', 'website'] as const
 
@@ -26,21 +26,21 @@ export function requireDate(value: unknown, field: string): Date {
   return value
 }
 
-/** Start/end after the all-day rule, checked for order. */
+/** Start/end after the all-day rule, checked for order, and the zone as stored (canonical). */
 export function eventTimes(
   start: Date,
   end: Date,
-  zone: string,
+  timezone: string,
   allDay: boolean,
-): { start: Date; end: Date } {
-  assertTimeZone(zone)
+): { start: Date; end: Date; zone: string } {
+  const zone = checkTimeZone(timezone)
   assertDateInRange(start, zone, 'start_date')
   assertDateInRange(end, zone, 'end_date')
   const times = allDay ? allDayBounds(start, end, zone) : { start, end }
   if (times.end.getTime() < times.start.getTime()) {
     throw new CalValidationError('end_date', 'the event ends before it starts')
   }
-  return times
+  return { ...times, zone }
 }
 
 /** Hashes a password field outside any transaction (scrypt is slow on purpose). */

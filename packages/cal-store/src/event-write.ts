@@ -53,13 +53,13 @@ export async function insertEvent(
   checkEventLinks(input)
   checkParentId(input.post_parent)
   const title = requireTitle(input.title)
-  const zone = input.timezone ?? 'UTC'
   const times = eventTimes(
     requireDate(input.start, 'start_date'),
     requireDate(input.end, 'end_date'),
-    zone,
+    input.timezone ?? 'UTC',
     input.all_day ?? false,
   )
+  const { zone } = times
   // A series is checked (the core's every refusal) before anything is written.
   const series =
     input.recurrence === undefined || input.recurrence === null
@@ -195,14 +195,14 @@ export async function patchEvent(
   ) {
     if (patch.start === null) throw new CalValidationError('start_date', 'cannot be cleared')
     if (patch.end === null) throw new CalValidationError('end_date', 'cannot be cleared')
-    const zone = patch.timezone ?? current.timezone
     const allDay = patch.all_day ?? (patch.all_day === null ? false : current.all_day)
     const times = eventTimes(
       patch.start === undefined ? current.start_utc : requireDate(patch.start, 'start_date'),
       patch.end === undefined ? current.end_utc : requireDate(patch.end, 'end_date'),
-      zone,
+      patch.timezone ?? current.timezone,
       allDay,
     )
+    const { zone } = times
     changes.start_utc = timestampParam(times.start)
     changes.end_utc = timestampParam(times.end)
     changes.timezone = zone

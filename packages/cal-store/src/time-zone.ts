@@ -1,4 +1,4 @@
-import { isValidTimeZone, temporalZoneId } from '@cal/recurrence'
+import { canonicalTimeZone, temporalZoneId } from '@cal/recurrence'
 import { LRUCache } from 'lru-cache'
 import { Temporal } from 'temporal-polyfill'
 import { CalValidationError } from './errors.js'
@@ -7,9 +7,20 @@ import { CalValidationError } from './errors.js'
 // runtime's tz data, the proleptic ISO calendar for every year, offsets to the second (LMT
 // eras have seconds) and the standard gap/overlap disambiguation. No hand-written offsets.
 
-/** Throws `CalValidationError` on `field` unless {@link isValidTimeZone}. */
+/**
+ * The store's zone check: the one spelling of `zone` (`europe/berlin` → `Europe/Berlin`, see
+ * `canonicalTimeZone`), what every write stores; `CalValidationError` on `field` for a text
+ * that is no zone (IANA names the runtime knows, `UTC±H[:MM]` up to 14 hours).
+ */
+export function checkTimeZone(zone: string, field = 'timezone'): string {
+  const canonical = canonicalTimeZone(zone)
+  if (canonical === undefined) throw new CalValidationError(field, `unknown time zone ${zone}`)
+  return canonical
+}
+
+/** Throws `CalValidationError` on `field` unless `zone` is one ({@link checkTimeZone}). */
 export function assertTimeZone(zone: string, field = 'timezone'): void {
-  if (!isValidTimeZone(zone)) throw new CalValidationError(field, `unknown time zone ${zone}`)
+  checkTimeZone(zone, field)
 }
 
 /** Wall-clock parts of a local date-time (month 1-12). */

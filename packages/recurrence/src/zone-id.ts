@@ -17,10 +17,17 @@ function fixedOffsetMinutes(zone: string): number | undefined {
   return m[1] === '-' ? -minutes : minutes
 }
 
-const resolved = new Map<string, string | null>()
+interface Zone {
+  /** What Temporal calls it: an IANA name as the runtime spells it, `+05:30`. */
+  temporal: string
+  /** Its one spelling: the IANA name as the runtime spells it, `UTC+5:30`, `UTC`. */
+  canonical: string
+}
 
-/** The Temporal id of `zone`, or `undefined` when it is no zone. */
-function resolve(zone: string): string | undefined {
+const resolved = new Map<string, Zone | null>()
+
+/** What `zone` is, or `undefined` when it is no zone. */
+function resolve(zone: string): Zone | undefined {
   let known = resolved.get(zone)
   if (known === undefined) {
     known = read(zone)
@@ -31,18 +38,24 @@ function resolve(zone: string): string | undefined {
   return known ?? undefined
 }
 
-function read(zone: string): string | null {
+function read(zone: string): Zone | null {
   const fixed = fixedOffsetMinutes(zone)
   if (fixed !== undefined) {
     const abs = Math.abs(fixed)
     if (abs > MAX_OFFSET_MINUTES) return null
-    if (zone === 'UTC') return 'UTC'
+    if (fixed === 0) return { temporal: 'UTC', canonical: 'UTC' }
+    const [h, m] = [Math.floor(abs / 60), abs % 60]
+    const sign = fixed < 0 ? '-' : '+'
     const p = (n: number) => String(n).padStart(2, '0')
-    return `${fixed < 0 ? '-' : '+'}${p(Math.floor(abs / 60))}:${p(abs % 60)}`
+    return {
+      temporal: `${sign}${p(h)}:${p(m)}`,
+      canonical: `UTC${sign}${h}${m === 0 ? '' : `:${p(m)}`}`,
+    }
   }
   if (!IANA_NAME.test(zone)) return null
   try {
-    return Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(zone).timeZoneId
+    const id = Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(zone).timeZoneId
+    return { temporal: id, canonical: id }
   } catch {
     return null
   }
@@ -57,11 +70,21 @@ export function isValidTimeZone(zone: string): boolean {
 }
 
 /**
+ * The one spelling of a valid zone ({@link isValidTimeZone}), or `undefined`: an IANA name as
+ * the runtime spells it (`america/new_york` → `America/New_York`; an alias stays the alias,
+ * `us/eastern` → `US/Eastern`, as Temporal keeps it), a fixed offset without padding or a zero
+ * part (`UTC+05:00` → `UTC+5`, `UTC-0` → `UTC`).
+ */
+export function canonicalTimeZone(zone: string): string | undefined {
+  return resolve(zone)?.canonical
+}
+
+/**
  * The Temporal time-zone id of a valid zone ({@link isValidTimeZone}): `UTC+5:30` → `+05:30`,
  * `europe/berlin` → `Europe/Berlin`. Throws `RangeError` for any other text.
  */
 export function temporalZoneId(zone: string): string {
   const known = resolve(zone)
   if (!known) throw new RangeError(`unknown time zone ${zone}`)
-  return known
+  return known.temporal
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isValidTimeZone, temporalZoneId } from '../src/index.js'
+import { canonicalTimeZone, isValidTimeZone, temporalZoneId } from '../src/index.js'
 
 describe('zone ids', () => {
   it('accepts IANA names and UTC±H[:MM] offsets, nothing else', () => {
@@ -34,5 +34,15 @@ describe('zone ids', () => {
     expect(temporalZoneId('America/New_York')).toBe('America/New_York')
     expect(() => temporalZoneId('UTC+15')).toThrow(RangeError)
     expect(() => temporalZoneId('Mars/Olympus')).toThrow(RangeError)
+  })
+  it('spells each zone one way', () => {
+    expect(canonicalTimeZone('europe/berlin')).toBe('Europe/Berlin')
+    expect(canonicalTimeZone('AMERICA/NEW_YORK')).toBe('America/New_York')
+    expect(canonicalTimeZone('utc')).toBe('UTC')
+    expect(canonicalTimeZone('UTC+05:30')).toBe('UTC+5:30')
+    expect(canonicalTimeZone('UTC-0')).toBe('UTC')
+    expect(canonicalTimeZone('UTC+14')).toBe('UTC+14')
+    expect(canonicalTimeZone('UTC+15')).toBeUndefined()
+    expect(canonicalTimeZone('Mars/Olympus')).toBeUndefined()
   })
 })
