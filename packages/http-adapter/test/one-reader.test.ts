@@ -55,7 +55,7 @@ describe.each(testDatabases())('one reader per request on $name', ({ name, open 
     await cal.migrate()
     writerDb = await secondConnection(raw)
     kcoreWriter = createKcoreStore(writerDb, { trendReadModel: false })
-    calWriter = createCalStore(writerDb, { listModel: false })
+    calWriter = createCalStore(writerDb)
     handler = createHandler({
       kcore: { store: kcore.store, version: 'test' },
       cal: { store: cal, tokens: [TOKEN], timezone: 'UTC', now: () => new Date() },

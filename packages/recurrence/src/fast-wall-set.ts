@@ -4,7 +4,7 @@ import { RuleUnits, yearOfWall, yearStartWall } from './rule-units.js'
 import type { WallSet } from './wall-set.js'
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
-/** Walls merged across rules while building the year table, at most (about 0.1-0.2 s). */
+/** Walls merged across rules while building the year table, at most: a bound on compile time. */
 const MERGE_BUDGET = 150_000
 /** A rule with at most this many walls in all is counted as points, not per year. */
 const SPARSE_RULE = 20_000

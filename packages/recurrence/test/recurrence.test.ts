@@ -2,7 +2,7 @@ import { propertyRuns } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { Temporal } from 'temporal-polyfill'
 import { describe, expect, it } from 'vitest'
-import { compileRecurrence, RecurrenceError, type SeriesTiming } from '../src/recurrence/index.js'
+import { compileRecurrence, RecurrenceError, type SeriesTiming } from '../src/index.js'
 
 // Named examples of the spec's "Recurring events": wall-clock rules across DST, the RFC 5545
 // gap rule, all-day series, far keys, and every refusal with a message that says why.

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { zonedDateTime } from '../time-zone.js'
+import { temporalZoneId } from './zone-id.js'
 
 // Rules run on wall-clock time. Inside this module a wall time is a "wall second": the seconds
 // since 1970-01-01 00:00:00 of the wall clock read as if it were UTC (Date.UTC: proleptic
@@ -39,8 +39,8 @@ export function parseWallTime(text: string, dateAllowed: boolean): number | unde
 
 /**
  * The proleptic Gregorian year of a wall second, by arithmetic (days → era of 400 years →
- * year of era, from March 1st as the era's first day): counts call it per query, and a Date
- * object per call was a third of a count's time.
+ * year of era, from March 1st as the era's first day): counts call it per query, so it makes
+ * no Date object.
  */
 export function yearOfWall(wall: number): number {
   const z = Math.floor(wall / 86_400) + 719_468 // days since 0000-03-01
@@ -73,11 +73,6 @@ export function formatIcal(wall: number, dateOnly: boolean): string {
 
 /** The occurrence key of a wall second: its minute since 1000-01-01 00:00. */
 export const wallKey = (wall: number): number => Math.floor((wall - WALL_MIN) / 60)
-
-/** The Temporal time-zone id of a store zone (`UTC+5:30` → `+05:30`). */
-export function temporalZoneId(zone: string): string {
-  return zonedDateTime(new Date(0), zone).timeZoneId
-}
 
 /** A wall second as a Temporal.PlainDateTime. */
 export function wallToPlain(wall: number): Temporal.PlainDateTime {
@@ -117,7 +112,7 @@ interface OffsetSpan {
 /**
  * The UTC offsets of one zone, read from Temporal once per calendar year as its transition
  * instants (a handful a year), so converting a wall time far from a transition is arithmetic:
- * Temporal takes 20-100 µs a conversion, and a list counts thousands of occurrences.
+ * a Temporal conversion is costly, and a list counts thousands of occurrences.
  * Shared by every series in the zone; tzdata does not change while the process runs.
  */
 class ZoneOffsets {

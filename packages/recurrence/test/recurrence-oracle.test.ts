@@ -9,7 +9,7 @@ import {
   type Recurrence,
   RecurrenceError,
   type SeriesTiming,
-} from '../src/recurrence/index.js'
+} from '../src/index.js'
 
 // `between` must equal ical.js's expansion of the same series (an independent RFC 5545
 // implementation), for rules and windows aimed at the edges: month ends and negative month
@@ -35,7 +35,7 @@ import {
 //   Oct 2) and in WEEKLY rules ending with UNTIL (BYDAY=MO,TH;BYSETPOS=1 gives Thursday too):
 //   BYSETPOS goes only to MONTHLY rules without BYHOUR and BYMONTHDAY (BYDAY sets like "last
 //   weekday of the month"). The fast path is checked against
-//   rrule-temporal for the rest in recurrence-library.test.ts.
+//   rrule-temporal for the rest by the property below.
 // - negative BYMONTHDAY in DAILY/HOURLY rules: ical.js 2.2.1 runs out of memory on them.
 // - EXDATEs naming no occurrence are kept out of ical.js's input (`oracle`): ical.js 2.2.1
 //   then skips the EXDATE after them.

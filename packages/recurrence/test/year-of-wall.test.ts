@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { yearOfWall } from '../src/recurrence/wall-clock.js'
+import { yearOfWall } from '../src/wall-clock.js'
 
 describe('yearOfWall', () => {
   it('is the Date year of every wall second 1000..9999, at year edges too', () => {

@@ -2,7 +2,7 @@ import { propertyRuns } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { Temporal } from 'temporal-polyfill'
 import { describe, expect, it } from 'vitest'
-import { plainToWall, wallToPlain, ZoneClock } from '../src/recurrence/wall-clock.js'
+import { plainToWall, wallToPlain, ZoneClock } from '../src/wall-clock.js'
 
 // ZoneClock converts by arithmetic away from a zone's transitions: every answer must be the
 // one Temporal gives, per RFC 5545 (a gap moves forward, an overlap is the first instant),

@@ -1,5 +1,5 @@
 import { FastWallSet } from './fast-wall-set.js'
-import type { Occurrence, Recurrence, RecurrenceInput, SeriesTiming } from './index.js'
+import type { Occurrence, Recurrence, RecurrenceInput, SeriesTiming } from './recurrence.js'
 import { RecurrenceError } from './recurrence-error.js'
 import { type CheckedRecurrence, checkRecurrenceInput } from './recurrence-input.js'
 import {

@@ -1,11 +1,3 @@
-/**
- * Recurring events: validated RFC 5545 rules, rdates and exdates of one series, expanded to
- * occurrences on the series' wall clock. Pure: no database, no HTTP.
- */
-export { compileRecurrence } from './compile-recurrence.js'
-export { RecurrenceError } from './recurrence-error.js'
-export { parseWallTime } from './wall-clock.js'
-
 /** A series' recurrence as written: RRULE values (no `RRULE:` prefix), extra and removed dates. */
 export interface RecurrenceInput {
   rules: string[]
