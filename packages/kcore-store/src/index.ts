@@ -18,6 +18,7 @@ export {
 export type { IngestFileResult } from './ingest-file.js'
 export { ingestFile } from './ingest-file.js'
 export { createKcoreStore } from './kcore-store.js'
+export type { KcoreReader, KcoreStore, KcoreStoreOptions } from './kcore-store-interface.js'
 export type {
   AsnOverview,
   AsnVersionOverview,
@@ -26,9 +27,6 @@ export type {
   CoreSelector,
   DateRange,
   Distribution,
-  KcoreReader,
-  KcoreStore,
-  KcoreStoreOptions,
   Movers,
   MoversOptions,
   NewProvenance,

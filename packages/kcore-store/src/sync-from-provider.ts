@@ -6,7 +6,8 @@ import {
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
-import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
+import type { KcoreStore } from './kcore-store-interface.js'
+import type { NewSnapshot } from './kcore-store-types.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
 import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
