@@ -1,3 +1,4 @@
+import { createRevisionMemo } from '@kcore/db'
 import type { SnapshotProvider } from '@kcore/engine'
 import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/store'
 import type { Api, Route } from '../route.js'
@@ -39,7 +40,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
   }
   const documented: Route[] = [
     ...statusRoutes(ctx),
-    ...trendRoutes(),
+    ...trendRoutes(trendMemo(options.trendMemoBytes)),
     ...researchRoutes(),
     ...refreshRoutes(ctx),
     // Admin only: with no admin token, anyone could read the subscriptions, so none are served.
@@ -64,6 +65,11 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     // A refresh asked for over HTTP finishes before the host closes the database.
     close: () => runner.idle(),
   }
+}
+
+/** The memo of trend answers, bounded by `maxBytes` (default 32 MiB); none for `false`. */
+function trendMemo(maxBytes: number | false = 32 * 1024 * 1024) {
+  return maxBytes === false ? undefined : createRevisionMemo({ maxBytes })
 }
 
 /** The default runner's provider; a runner without one refuses refreshes with a clear error. */
