@@ -65,7 +65,6 @@ export {
   type SyncResults,
   type SyncRunner,
 } from './sync-runner.js'
-export type { IndexTrendsOptions } from './trend-index.js'
 export {
   createScheduler,
   DEFAULT_SCHEDULER,

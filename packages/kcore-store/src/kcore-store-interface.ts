@@ -1,4 +1,4 @@
-import type { DialectName, LockResult, Sized } from '@kcore/db'
+import type { DialectName, LockResult } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
 import type {
   AsnOverview,
@@ -17,20 +17,19 @@ import type {
   TrendView,
   VersionSummary,
 } from './kcore-store-types.js'
-import type { IndexTrendsOptions } from './trend-index.js'
 
 /** Options of {@link createKcoreStore}. */
 export interface KcoreStoreOptions {
   /**
    * Answer trend reads from a compact in-memory copy of every shell index (~1 byte per AS and
-   * snapshot, besides the decoded snapshots), which reads finding it behind bring up to the
-   * stored revision. Default true; false answers every trend read with the database's search
-   * of the stored blobs.
+   * snapshot, besides the decoded snapshots), which the reads bring up to the stored revision
+   * as they come. Default true; false answers every trend read with the database's search of
+   * the stored blobs, and holds no copy.
    */
   trendReadModel?: boolean
   /**
-   * Bound of {@link KcoreReader.memo} in bytes (default 32 MiB); `false` keeps nothing (every
-   * `memo` call computes).
+   * Bound in bytes of the decoded snapshots the research reads of one revision share (default
+   * 32 MiB); `false` keeps none (every research read decodes its snapshot).
    */
   memoBytes?: number | false
 }
@@ -53,43 +52,14 @@ export interface KcoreStore {
   migrate(): Promise<void>
   /**
    * Stores one snapshot in one transaction: whole or not at all. A snapshot already stored for
-   * the same IP version and date is replaced (CAIDA re-issues dates now and then). The shell
-   * indices are one row of two blobs, so there is nothing to vacuum: `vacuum` is accepted for
-   * hosts written before and ignored.
+   * the same IP version and date is replaced (CAIDA re-issues dates now and then).
    */
-  ingest(snapshot: NewSnapshot, options?: { vacuum?: boolean }): Promise<void>
-  /**
-   * Nothing since the compact storage (migration 0005): there is no row table to vacuum. Kept
-   * so hosts that call it still work; it only checks `ipVersion`.
-   */
-  vacuumShells(ipVersion: IpVersion): Promise<void>
-  /**
-   * Brings the in-memory trend read model to the stored revision now instead of a step beside
-   * each of the first reads (resolves at once with `trendReadModel: false`). A host may await
-   * it before serving, so no client waits on the load; a read that finds the model behind a
-   * later ingest still answers from SQL while it catches up.
-   */
-  loadTrendModel(): Promise<void>
-  /**
-   * Runs a trend read's statements once, for no AS (reads only; the model does not move), so
-   * a new process's first trend answer does not pay for compiling them: V8's code for the read
-   * and, on PGlite, the database's. A host calls it once before it serves; `@kcore/service`
-   * does (its `warmUp`, with the figures).
-   */
-  warm(): Promise<void>
-  /**
-   * Adds a segment to the trend index of `ipVersion` (`trend-index.ts`) from every stored
-   * snapshot no segment holds yet, when there are at least `minSnapshots` (default 32) of
-   * them; returns how many it indexed (0: too few, or another process is building). A trend
-   * read before the model is loaded then reads one row per AS for them instead of searching
-   * each snapshot. `syncFromProvider` calls it after storing; a backfill thus ends with one.
-   */
-  indexTrends(ipVersion: IpVersion, options?: IndexTrendsOptions): Promise<number>
+  ingest(snapshot: NewSnapshot): Promise<void>
   /**
    * A reader of the stored data at its committed revision, read once here (concurrent callers
    * share the round trip; none on PGlite while nothing is written). Every read of a request goes
-   * through one reader: its revision keys the answer's ETag and {@link KcoreReader.memo}, and
-   * its trend reads come from the in-memory model when that is at the revision, else from SQL.
+   * through one reader: its revision is the one a host keys the answer's ETag and any cache of
+   * answers by.
    */
   reader(): Promise<KcoreReader>
 }
@@ -110,19 +80,10 @@ export interface KcoreReader {
    * Shell-index trends of the given ASNs (duplicates ignored), oldest first, within `range`
    * (inclusive; omitted ends are open), with the version's stored date range and which of `asns`
    * any snapshot of the version has. From the in-memory read model when it is at
-   * {@link revision} (no query). When it is behind, two reads at a time are answered by the
-   * database (the trend index, and a search of the blobs it lacks), each starting a step of
-   * the model once it has its answer, and the others wait for the model to catch up (it loads
-   * only the snapshots it lacks). With `trendReadModel: false`, always from the database.
+   * {@link revision} (no query); while it catches up (after a start or an ingest), from the
+   * database's search of the stored blobs. With `trendReadModel: false`, always the search.
    */
   trends(ipVersion: IpVersion, asns: number[], range?: DateRange): Promise<TrendView>
-  /**
-   * The value of `key` at this reader's revision, computed once and kept (bounded, least
-   * recently used first) for later readers at the same revision; a newer revision drops it.
-   * Use it for answers derived from reads (serialized JSON); `key` must say everything the
-   * value depends on besides the stored data.
-   */
-  memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
 
   /** One entry per IP version that has at least one snapshot. */
   summary(): Promise<Partial<Record<IpVersion, VersionSummary>>>

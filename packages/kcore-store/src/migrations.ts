@@ -6,6 +6,7 @@ import { revisionNotify } from './migrations/0004-revision-notify.js'
 import { compactShells } from './migrations/0005-compact-shells.js'
 import { asnFences } from './migrations/0006-asn-fences.js'
 import { trendIndex } from './migrations/0007-trend-index.js'
+import { dropTrendIndex } from './migrations/0008-drop-trend-index.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'kcore_migration'
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0005_compact_shells': compactShells,
   '0006_asn_fences': asnFences,
   '0007_trend_index': trendIndex,
+  '0008_drop_trend_index': dropTrendIndex,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

@@ -48,30 +48,10 @@ export interface RevisionTable {
   revision: ColumnType<string, string, string>
 }
 
-/** A segment of the trend index (migration 0007, `trend-index.ts`). */
-export interface TrendSegmentTable {
-  ip_version: IpVersion
-  segment: Generated<number>
-  /** The snapshots it was made from, ascending, and each one's content stamp (µs). */
-  dates: ColumnType<string[], RawBuilder<unknown>, never>
-  stamps: ColumnType<string[], RawBuilder<unknown>, never>
-  complete: Generated<boolean>
-}
-
-/** One AS in one segment: shell index + 1 per segment date (0: absent), 1, 2 or 4 bytes. */
-export interface TrendRowTable {
-  ip_version: IpVersion
-  segment: number
-  asn: ColumnType<string, number, never>
-  shells: ColumnType<Uint8Array, RawBuilder<unknown>, never>
-}
-
 /** The tables of `@kcore/store`, as Kysely sees them. */
 export type KcoreSchema = {
   kcore_revision: RevisionTable
   kcore_snapshot: SnapshotTable
   kcore_snapshot_shells: SnapshotShellsTable
   kcore_known_asns: KnownAsnsTable
-  kcore_trend_segment: TrendSegmentTable
-  kcore_trend_row: TrendRowTable
 }

@@ -192,7 +192,7 @@ describe('the fence of a snapshot', () => {
 })
 
 describe.each(testDatabases())('the trend search of the stored blobs on $name', ({ open }) => {
-  it('finds every AS at and around every block edge exactly, at any size and shell width', async () => {
+  it('finds every AS at and around every block edge exactly, at any size, shell width and range', async () => {
     const database = await open()
     const store = createKcoreStore(database)
     await store.migrate()
@@ -202,71 +202,36 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
         fc.asyncProperty(
           fc.array(snapshot, { minLength: 1, maxLength: DATES.length }),
           fc.array(asn, { maxLength: 5 }),
-          async (list, extra) => {
+          fc.option(fc.tuple(fc.nat(), snapshot), { nil: undefined }),
+          fc.option(fc.tuple(fc.constantFrom(...DATES), fc.constantFrom(...DATES)), {
+            nil: undefined,
+          }),
+          async (list, extra, replace, bounds) => {
             await clearKcoreTables(database)
             const stored = await ingestAll(database, list)
+            // Maybe one date re-ingested with other content.
+            if (replace) {
+              const target = stored[replace[0] % stored.length]!
+              target.pairs = replace[1]
+              await ingestPairs(store, target.date, target.pairs)
+            }
             expect(await storedFences(database)).toEqual(
               stored.map(({ date, pairs }) => ({
                 date,
                 fence: Array.from(fenceOf(Uint32Array.from(pairs, ([a]) => a))),
               })),
             )
-            const asns = [...edgeAsns(stored), ...extra, ...extra]
-            const view = await queryTrends(database.db as never, 'ipv4', asns)
-            expect(view.dateRange).toEqual({ earliest: DATES[0], latest: stored.at(-1)!.date })
-            expect(entries(view)).toEqual(expectedEntries(stored, asns))
-            // The read model, transposed from the whole blobs, agrees.
-            await model.catchUp()
-            expect(model.view((await store.reader()).revision, 'ipv4', asns)).toEqual(view)
-          },
-        ),
-        { numRuns: propertyRuns(40) },
-      )
-    } finally {
-      await database.close()
-    }
-  }, 300_000)
-
-  it('answers the same through the trend index, whatever it holds or lacks', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(snapshot, { minLength: 1, maxLength: DATES.length }),
-          fc.nat({ max: DATES.length }),
-          fc.option(fc.tuple(fc.nat(), snapshot), { nil: undefined }),
-          fc.boolean(),
-          fc.array(asn, { maxLength: 5 }),
-          fc.option(fc.tuple(fc.constantFrom(...DATES), fc.constantFrom(...DATES)), {
-            nil: undefined,
-          }),
-          async (list, before, replace, again, extra, bounds) => {
-            await clearKcoreTables(database)
-            // The first `before` snapshots indexed, the rest stored after the segment; one
-            // maybe re-ingested with other content (its column goes stale); maybe a second
-            // segment then takes what the first lacks.
-            const ingest = (date: string, pairs: Pairs) => ingestPairs(store, date, pairs)
-            const stored = list.map((pairs, i) => ({ date: DATES[i]!, pairs }))
-            for (const [i, { date, pairs }] of stored.entries()) {
-              if (i === before) await store.indexTrends('ipv4', { minSnapshots: 1 })
-              await ingest(date, pairs)
-            }
-            if (before >= stored.length) await store.indexTrends('ipv4', { minSnapshots: 1 })
-            if (replace) {
-              const target = stored[replace[0] % stored.length]!
-              target.pairs = replace[1]
-              await ingest(target.date, target.pairs)
-            }
-            if (again) await store.indexTrends('ipv4', { minSnapshots: 1 })
             const range = bounds && {
               start: bounds[0] < bounds[1] ? bounds[0] : bounds[1],
               end: bounds[0] < bounds[1] ? bounds[1] : bounds[0],
             }
-            const asns = [...edgeAsns(stored), ...extra]
+            const asns = [...edgeAsns(stored), ...extra, ...extra]
             const view = await queryTrends(database.db as never, 'ipv4', asns, range)
+            expect(view.dateRange).toEqual({ earliest: DATES[0], latest: stored.at(-1)!.date })
             expect(entries(view)).toEqual(expectedEntries(stored, asns, range))
+            // The read model, transposed from the whole blobs, agrees.
+            await model.catchUp()
+            expect(model.view((await store.reader()).revision, 'ipv4', asns, range)).toEqual(view)
           },
         ),
         { numRuns: propertyRuns(40) },
@@ -275,128 +240,6 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
       await database.close()
     }
   }, 300_000)
-
-  it('reads what the index holds in one statement, and searches only the dates it lacks', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    const statements: string[] = []
-    const counted = database.db.withPlugin({
-      transformQuery({ node }) {
-        statements.push(node.kind === 'RawNode' ? node.sqlFragments.join('?') : node.kind)
-        return node
-      },
-      transformResult: async ({ result }) => result,
-    })
-    try {
-      const stored = DATES.slice(0, 3).map((date, i) => ({
-        date,
-        pairs: [[701, i + 1]] as Pairs,
-      }))
-      for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
-      await store.indexTrends('ipv4', { minSnapshots: 1 })
-      const read = () => queryTrends(counted as never, 'ipv4', [701, 3356])
-      expect(entries(await read())).toEqual(expectedEntries(stored, [701, 3356]))
-      expect(statements).toHaveLength(1)
-      // A snapshot stored since: the same read, then the fence search of that date alone.
-      stored.push({ date: DATES[3]!, pairs: [[701, 9]] })
-      await ingestPairs(store, DATES[3]!, [[701, 9]])
-      statements.length = 0
-      expect(entries(await read())).toEqual(expectedEntries(stored, [701, 3356]))
-      expect(statements).toHaveLength(2)
-      expect(statements[1]).toContain('width_bucket')
-    } finally {
-      await database.close()
-    }
-  })
-
-  it('never reads a segment a build left unfinished, and the next build drops it', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    try {
-      // More ASes than one tile of the build (1,024), so it stops between two.
-      const n = 3000
-      const pairs = (shell: number): Pairs =>
-        Array.from({ length: n }, (_, i): [number, number] => [i * 2 + 1, shell])
-      for (const [i, date] of DATES.entries())
-        await store.ingest({
-          ipVersion: 'ipv4',
-          date,
-          decomposition: decomposition(pairs(i + 1)),
-          linkCount: n,
-        })
-      const probe = [1, 2 * K + 1, 2 * n - 1, 2 * n + 1]
-      const want = await queryTrends(database.db as never, 'ipv4', probe)
-      // Stopped after its first tile: the segment exists, some rows too, not marked complete.
-      const stop = new AbortController()
-      const insert = database.db.insertInto.bind(database.db)
-      let tiles = 0
-      const db = new Proxy(database.db, {
-        get: (target, key) =>
-          key === 'insertInto'
-            ? (table: string) => {
-                if (table === 'kcore_trend_row' && ++tiles === 1) queueMicrotask(() => stop.abort())
-                return insert(table as never)
-              }
-            : typeof Reflect.get(target, key) === 'function'
-              ? Reflect.get(target, key).bind(target)
-              : Reflect.get(target, key),
-      })
-      const { buildTrendSegment } = await import('../src/trend-index.js')
-      await expect(
-        buildTrendSegment(db as never, 'ipv4', { minSnapshots: 1, signal: stop.signal }),
-      ).rejects.toThrow()
-      const { rows } = await sql<{ complete: boolean; rows: number }>`
-        select s.complete, (select count(*)::int from kcore_trend_row r
-          where r.segment = s.segment) as rows from kcore_trend_segment s`.execute(database.db)
-      expect(rows).toEqual([{ complete: false, rows: expect.any(Number) }])
-      expect(rows[0]!.rows).toBeGreaterThan(0)
-      expect(await queryTrends(database.db as never, 'ipv4', probe)).toEqual(want)
-      expect(await store.indexTrends('ipv4', { minSnapshots: 1 })).toBe(DATES.length)
-      const after = await sql<{ complete: boolean }>`
-        select complete from kcore_trend_segment`.execute(database.db)
-      expect(after.rows).toEqual([{ complete: true }])
-      expect(await queryTrends(database.db as never, 'ipv4', probe)).toEqual(want)
-      // Nothing left to index: no second segment.
-      expect(await store.indexTrends('ipv4', { minSnapshots: 1 })).toBe(0)
-    } finally {
-      await database.close()
-    }
-  })
-
-  it('builds one segment when two processes index at once, and refuses a bad minimum', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    const other = await secondConnection(database)
-    const rival = createKcoreStore(other, { trendReadModel: false })
-    try {
-      const stored = DATES.map((date, i) => ({
-        date,
-        pairs: Array.from({ length: 1500 }, (_, a): [number, number] => [a * 3 + i, (a + i) % 9]),
-      }))
-      for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
-      for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
-        await expect(store.indexTrends('ipv4', { minSnapshots: bad })).rejects.toThrow(RangeError)
-      const built = await Promise.all([
-        store.indexTrends('ipv4', { minSnapshots: 1 }),
-        rival.indexTrends('ipv4', { minSnapshots: 1 }),
-      ])
-      // One took the lock and indexed every date; the other indexed none (refused, or found
-      // nothing left to index).
-      expect([...built].sort()).toEqual([0, DATES.length])
-      const { rows } = await sql<{ n: number }>`select cardinality(dates) as n
-        from kcore_trend_segment where complete`.execute(database.db)
-      expect(rows).toEqual([{ n: DATES.length }])
-      const asns = edgeAsns(stored)
-      const view = await queryTrends(database.db as never, 'ipv4', asns)
-      expect(entries(view)).toEqual(expectedEntries(stored, asns))
-    } finally {
-      await other.close()
-      await database.close()
-    }
-  })
 
   it('finds an AS whose bytes first occur off a 4-byte boundary, across two neighbours', async () => {
     const database = await open()
@@ -634,6 +477,7 @@ describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
       const down = await migrator.migrateTo('0005_compact_shells')
       expect(down.error).toBeUndefined()
       expect(down.results?.map((r) => r.migrationName)).toEqual([
+        '0008_drop_trend_index',
         '0007_trend_index',
         '0006_asn_fences',
       ])
