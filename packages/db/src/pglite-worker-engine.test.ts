@@ -218,7 +218,7 @@ describe('a PGlite worker thread that dies', () => {
   }, 120_000)
 
   it('in memory, stays down: its data died with it', async () => {
-    const database = await pglite.open()
+    const database = await openPgliteDatabase() // its own engine: the harness reuses engines
     try {
       await sql`create table t (id int primary key)`.execute(database.db)
       await workers.at(-1)!.terminate()

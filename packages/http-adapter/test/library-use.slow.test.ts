@@ -18,17 +18,12 @@ describe('createHandler used as a library', () => {
     child.stderr.on('data', (chunk) => {
       err += chunk
     })
+    // A handler's interval or pending timer would hold the process open for good: then this
+    // never resolves and the test's timeout fails it.
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
-    const exited = Date.now()
     expect(err).toBe('')
     expect(code).toBe(0)
     expect(out).toContain('resources added []')
     expect(out).toContain('timers pending 0')
-    const returned = Number(/returned (\d+)/.exec(out)?.[1])
-    // Exiting takes ~100 ms once the event loop is empty (the PGlite worker's teardown), and
-    // over a second on a loaded CI machine (1,242 ms once, with other suites beside it). A
-    // handler's interval would hold the process open for good, and any timer of its shows in
-    // `timers pending` above; the bound only has to tell "exits" from "is held".
-    expect(exited - returned).toBeLessThan(5_000)
   }, 60_000)
 })
