@@ -10,7 +10,7 @@ import { queryMovers } from './query-movers.js'
 import { queryShellListHead, queryShellPages, queryShells } from './query-shell-pages.js'
 import { querySnapshot, querySnapshots, queryStoredDates } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
-import { queryRevision, REVISION_CHANNEL } from './revision.js'
+import { KCORE_REVISION_CHANNEL, queryKcoreRevision } from './revision.js'
 import type { KcoreSchema } from './schema.js'
 import { loadSnapshotShells, type ShellSource } from './stored-shells.js'
 import { createTrendReads } from './trend-reads.js'
@@ -30,7 +30,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   const readTrends = createTrendReads(db, { model: options.trendReadModel !== false })
   // Every reader asks for it: concurrent askers share round trips, and on PGlite it is kept in
   // memory until a commit moves it.
-  const readRevision = revisionReads(database, REVISION_CHANNEL, () => queryRevision(db))
+  const readRevision = revisionReads(database, KCORE_REVISION_CHANNEL, () => queryKcoreRevision(db))
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   // Decoded snapshots, filed under the revision they were read at: the research reads of one
   // snapshot share one read of its blobs.

@@ -9,14 +9,14 @@ import { trendIndex } from './migrations/0007-trend-index.js'
 import { dropTrendIndex } from './migrations/0008-drop-trend-index.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
-export const MIGRATION_TABLE = 'kcore_migration'
-export const MIGRATION_LOCK_TABLE = 'kcore_migration_lock'
+export const KCORE_MIGRATION_TABLE = 'kcore_migration'
+export const KCORE_MIGRATION_LOCK_TABLE = 'kcore_migration_lock'
 
 /**
  * The migrations of `@kcore/store`, in order, one per file under `migrations/` (as Kysely lays
  * them out). The ids are what databases have recorded: they never change once released.
  */
-export const migrations: Record<string, Migration> = {
+export const kcoreMigrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_revision': revision,
   '0003_provenance': provenance,
@@ -28,8 +28,8 @@ export const migrations: Record<string, Migration> = {
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */
-export const migrationProvider: MigrationProvider = {
+export const kcoreMigrationProvider: MigrationProvider = {
   async getMigrations() {
-    return migrations
+    return kcoreMigrations
   },
 }

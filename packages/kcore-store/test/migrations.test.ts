@@ -5,10 +5,10 @@ import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createKcoreStore, ingestFile } from '../src/index.js'
 import {
-  MIGRATION_LOCK_TABLE,
-  MIGRATION_TABLE,
-  migrationProvider,
-  migrations,
+  KCORE_MIGRATION_LOCK_TABLE,
+  KCORE_MIGRATION_TABLE,
+  kcoreMigrationProvider,
+  kcoreMigrations as migrations,
 } from '../src/migrations.js'
 import { FIXTURE } from './helpers.js'
 
@@ -69,9 +69,9 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
       const before = await (await store.reader()).trends('ipv4', [3356, 174])
       const migrator = new Migrator({
         db: database.db,
-        provider: migrationProvider,
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        provider: kcoreMigrationProvider,
+        migrationTableName: KCORE_MIGRATION_TABLE,
+        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
       })
       const down = await migrator.migrateTo('0007_trend_index')
       expect(down.error).toBeUndefined()

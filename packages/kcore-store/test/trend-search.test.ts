@@ -10,10 +10,10 @@ import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createKcoreStore, type KcoreStore, type TrendPoint, type TrendView } from '../src/index.js'
 import {
-  MIGRATION_LOCK_TABLE,
-  MIGRATION_TABLE,
-  migrationProvider,
-  migrations,
+  KCORE_MIGRATION_LOCK_TABLE,
+  KCORE_MIGRATION_TABLE,
+  kcoreMigrationProvider,
+  kcoreMigrations as migrations,
 } from '../src/migrations.js'
 import { normalizedShell } from '../src/normalized-shell.js'
 import { queryTrends, trendSearch } from '../src/query-trends.js'
@@ -430,8 +430,8 @@ describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
         database.db,
         {
           provider: { getMigrations: async () => BEFORE_FENCES },
-          table: MIGRATION_TABLE,
-          lockTable: MIGRATION_LOCK_TABLE,
+          table: KCORE_MIGRATION_TABLE,
+          lockTable: KCORE_MIGRATION_LOCK_TABLE,
         },
         (message) => new Error(message),
       )
@@ -470,9 +470,9 @@ describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
 
       const migrator = new Migrator({
         db: database.db,
-        provider: migrationProvider,
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        provider: kcoreMigrationProvider,
+        migrationTableName: KCORE_MIGRATION_TABLE,
+        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
       })
       const down = await migrator.migrateTo('0005_compact_shells')
       expect(down.error).toBeUndefined()
