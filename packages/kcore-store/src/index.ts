@@ -12,7 +12,6 @@ export {
   InvalidQueryError,
   KcoreConfigError,
   KcoreStoreError,
-  SnapshotChangedError,
   SnapshotNotFoundError,
 } from './errors.js'
 export type { IngestFileResult } from './ingest-file.js'
@@ -32,7 +31,7 @@ export type {
   NewProvenance,
   NewSnapshot,
   RankMover,
-  ShellListHead,
+  ShellList,
   ShellListOptions,
   ShellPage,
   ShellRow,

@@ -9,7 +9,7 @@ import type {
   Movers,
   MoversOptions,
   NewSnapshot,
-  ShellListHead,
+  ShellList,
   ShellListOptions,
   ShellPage,
   ShellRow,
@@ -100,22 +100,19 @@ export interface KcoreReader {
   /** The stored snapshot's record with its provenance. */
   snapshot(ipVersion: IpVersion, date: string): Promise<SnapshotInfo>
   /**
-   * Every AS of the snapshot as typed-array pages (ascending ASN, `pageSize` rows each, default
-   * 10,000), cut from the decoded snapshot; before each page one primary-key read checks the
-   * content is still the list's. No connection stays checked out between pages and stopping
-   * early (`break`, `return()`) costs nothing.
+   * A snapshot's record, how many of its ASes have `shell_index >= minShell`, and its rows as
+   * typed-array pages (ascending ASN, `pageSize` rows each, default 10,000), all from one read
+   * of the snapshot: the pages finish from that content whatever is written while they are
+   * read (a re-ingest of the date is there for the next reader). No connection stays checked
+   * out between pages, and stopping early (`break`, `return()`) costs nothing.
    */
+  shellList(ipVersion: IpVersion, date: string, options?: ShellListOptions): Promise<ShellList>
+  /** The pages of {@link KcoreReader.shellList} alone. */
   shellPages(
     ipVersion: IpVersion,
     date: string,
     options?: ShellListOptions,
   ): AsyncGenerator<ShellPage>
-  /**
-   * The record of a snapshot, how many of its ASes have `shell_index >= minShell`, and the
-   * stamp of its content, from one committed state; pass the stamp to
-   * {@link KcoreReader.shellPages} so the rows are of the same content as the count.
-   */
-  shellListHead(ipVersion: IpVersion, date: string, minShell?: number): Promise<ShellListHead>
   /** {@link KcoreReader.shellPages} one row object at a time, with `normalized_shell_index`. */
   shells(ipVersion: IpVersion, date: string, options?: ShellListOptions): AsyncGenerator<ShellRow>
   /** The k-core (`{k}`, default the snapshot's maximum) or the top-N ASes (`{top}`, 1..10000). */

@@ -96,26 +96,21 @@ export interface TrendView {
   known: Set<number>
 }
 
-/** Options of {@link KcoreReader.shellPages} and {@link KcoreReader.shells}. */
+/** Options of {@link KcoreReader.shellList}, {@link KcoreReader.shellPages} and {@link KcoreReader.shells}. */
 export interface ShellListOptions {
   /** Only ASes with `shell_index >= minShell` (an integer >= 0). */
   minShell?: number
-  /** Rows per keyset page, 1..100,000 (default 10,000). */
+  /** Rows per page, 1..100,000 (default 10,000). */
   pageSize?: number
-  /**
-   * The content the pages must belong to (`shellListHead(…).stamp`); default: the content read
-   * with the first page. A page of any other content throws `SnapshotChangedError`.
-   */
-  stamp?: string
 }
 
-/** Answer of {@link KcoreReader.shellListHead}. */
-export interface ShellListHead {
+/** Answer of {@link KcoreReader.shellList}: its record, count and pages are of one content. */
+export interface ShellList {
   snapshot: SnapshotInfo
-  /** ASes with `shell_index >= minShell`. */
+  /** ASes with `shell_index >= minShell`: the rows `pages` holds. */
   count: number
-  /** Identifies the snapshot's content (changes when it is re-ingested). */
-  stamp: string
+  /** The rows, ascending ASN, `pageSize` a page. */
+  pages: AsyncGenerator<ShellPage>
 }
 
 /** One page of a snapshot's shell list: parallel arrays, ascending ASN. */

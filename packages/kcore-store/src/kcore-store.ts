@@ -7,7 +7,7 @@ import { queryAsnOverview } from './query-asn-overview.js'
 import { queryCore } from './query-core.js'
 import { queryDistribution } from './query-distribution.js'
 import { queryMovers } from './query-movers.js'
-import { queryShellListHead, queryShellPages, queryShells } from './query-shell-pages.js'
+import { queryShellList, queryShellPages, queryShells } from './query-shell-pages.js'
 import { querySnapshot, querySnapshots, queryStoredDates } from './query-snapshots.js'
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { KCORE_REVISION_CHANNEL, queryKcoreRevision } from './revision.js'
@@ -53,10 +53,9 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
       storedDates: (ipVersion) => queryStoredDates(db, ipVersion),
       snapshotCount: () => querySnapshotCount(db),
       snapshot: (ipVersion, date) => querySnapshot(db, ipVersion, date),
-      shellPages: (ipVersion, date, options) => queryShellPages(db, load, ipVersion, date, options),
-      shellListHead: (ipVersion, date, minShell) =>
-        queryShellListHead(load, ipVersion, date, minShell),
-      shells: (ipVersion, date, options) => queryShells(db, load, ipVersion, date, options),
+      shellList: (ipVersion, date, options) => queryShellList(load, ipVersion, date, options),
+      shellPages: (ipVersion, date, options) => queryShellPages(load, ipVersion, date, options),
+      shells: (ipVersion, date, options) => queryShells(load, ipVersion, date, options),
       core: (ipVersion, date, select) => queryCore(load, ipVersion, date, select),
       distribution: (ipVersion, date) => queryDistribution(load, ipVersion, date),
       movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),

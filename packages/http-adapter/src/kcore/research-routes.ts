@@ -64,22 +64,18 @@ export function researchRoutes(): Route[] {
       },
       cacheKey: inputKey('shells'),
       handle: async ({ params, query, reader }) => {
-        const minShell = query.min_shell ?? 0
-        // The count and the pages are of one content: the pages are pinned to the head's stamp
-        // (a re-ingest meanwhile stops the stream rather than mixing two contents).
-        const { snapshot, count, stamp } = await reader.shellListHead(
-          query.ip_version,
-          params.date,
-          minShell,
-        )
+        // Record, count and rows of one read of the snapshot: the body finishes from that
+        // content whatever is written while a slow client reads it.
+        const list = await reader.shellList(query.ip_version, params.date, {
+          minShell: query.min_shell ?? 0,
+        })
         const head = {
           date: params.date,
           ip_version: query.ip_version,
-          max_shell_index: snapshot.max_shell_index,
-          count,
+          max_shell_index: list.snapshot.max_shell_index,
+          count: list.count,
         }
-        const pages = reader.shellPages(query.ip_version, params.date, { minShell, stamp })
-        return new Response(shellListStream(query.format, head, pages), {
+        return new Response(shellListStream(query.format, head, list.pages), {
           // A Headers object: the core's headers survive a lightweight Response (measuredResponse).
           headers: new Headers({ 'content-type': SHELL_CONTENT_TYPES[query.format] }),
         })
