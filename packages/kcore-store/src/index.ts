@@ -5,6 +5,23 @@
  * @packageDocumentation
  */
 
+export { asNameKey } from './as-registry/as-name-key.js'
+export {
+  type ImportAsRegistryOptions,
+  importAsRegistry,
+} from './as-registry/import-as-registry.js'
+export { RegistryFileError } from './as-registry/registry-csv.js'
+export type { AsRegistryEntry } from './as-registry/registry-entries.js'
+export {
+  type AsMatch,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_LIMIT,
+} from './as-registry/search-registry.js'
+export {
+  type AsRegistryInfo,
+  AsRegistryOutdatedError,
+  type NewAsRegistry,
+} from './as-registry/stored-registry.js'
 export { CALENDAR_DATE_PATTERN, isCalendarDate } from './calendar-date.js'
 export { parseCronSchedule } from './cron-schedule.js'
 export {
@@ -19,6 +36,7 @@ export { ingestFile } from './ingest-file.js'
 export { createKcoreStore } from './kcore-store.js'
 export type { KcoreReader, KcoreStore, KcoreStoreOptions } from './kcore-store-interface.js'
 export type {
+  AsAddressSpace,
   AsnOverview,
   AsnVersionOverview,
   CoreAnswer,

@@ -1,5 +1,7 @@
 import type { DialectName, LockResult } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
+import type { AsMatch } from './as-registry/search-registry.js'
+import type { AsRegistryInfo, NewAsRegistry } from './as-registry/stored-registry.js'
 import type {
   AsnOverview,
   CoreAnswer,
@@ -55,6 +57,12 @@ export interface KcoreStore {
    * the same IP version and date is replaced (CAIDA re-issues dates now and then).
    */
   ingest(snapshot: NewSnapshot): Promise<void>
+  /**
+   * Replaces the stored AS registry whole, in one transaction (readers see the old one or the
+   * new one); one older than the stored registry is refused (`AsRegistryOutdatedError`).
+   * `importAsRegistry` reads the files and calls it.
+   */
+  replaceAsRegistry(registry: NewAsRegistry): Promise<void>
   /**
    * A reader of the stored data at its committed revision, read once here (concurrent callers
    * share the round trip; none on PGlite while nothing is written). Every read of a request goes
@@ -121,6 +129,18 @@ export interface KcoreReader {
   distribution(ipVersion: IpVersion, date: string): Promise<Distribution>
   /** Who entered or left the k-core between two snapshots, and the largest normalized changes. */
   movers(ipVersion: IpVersion, from: string, to: string, options?: MoversOptions): Promise<Movers>
-  /** First/last sighting and latest point of an AS in each version; {@link AsnNotFoundError} when in neither. */
+  /**
+   * First/last sighting and latest point of an AS in each version, with the AS registry's name
+   * and address space; {@link AsnNotFoundError} when in no snapshot and not in the registry.
+   */
   asnOverview(asn: number): Promise<AsnOverview>
+  /** The stored AS registry's source, date and size, or null when none was imported. */
+  asRegistry(): Promise<AsRegistryInfo | null>
+  /**
+   * ASes of the registry whose name (case and accents ignored) or number matches `query`, best
+   * first (see `searchAsRegistry`); `limit` 1..1000, default 20.
+   */
+  searchAses(query: string, options?: { limit?: number }): Promise<AsMatch[]>
+  /** The registry's names of `asns` (those it has). */
+  asNames(asns: readonly number[]): Promise<Map<number, string>>
 }

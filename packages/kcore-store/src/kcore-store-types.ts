@@ -204,9 +204,23 @@ export interface AsnVersionOverview {
   latest: TrendPoint
 }
 
+/** The address space an AS originates, as the AS registry says. */
+export interface AsAddressSpace {
+  /** Addresses, distinct /24 blocks touched, CIDR prefixes that cover them. */
+  ipv4: { addresses: number; slash24s: number; prefixes: number }
+  /** Distinct /48 blocks touched, CIDR prefixes that cover them. */
+  ipv6: { slash48s: number; prefixes: number }
+}
+
 /** Answer of {@link KcoreReader.asnOverview}. */
 export interface AsnOverview {
   asn: number
   ipv4: AsnVersionOverview | null
   ipv6: AsnVersionOverview | null
+  /** The AS registry's name, or null when it has no entry for the ASN (or none is imported). */
+  name: string | null
+  /** The AS registry's address space, or null as `name`. */
+  address_space: AsAddressSpace | null
+  /** Which registry said so: its source and date; null when none is imported. */
+  registry: { source: string; date: string } | null
 }

@@ -1,5 +1,12 @@
 import type { Database } from '@kcore/db'
 import { createRevisionMemo, revisionReads } from '@kcore/db'
+import { searchAsRegistry } from './as-registry/search-registry.js'
+import {
+  queryAsEntry,
+  queryAsNames,
+  queryAsRegistryInfo,
+  replaceAsRegistry,
+} from './as-registry/stored-registry.js'
 import { ingestSnapshot } from './ingest-snapshot.js'
 import type { KcoreReader, KcoreStore, KcoreStoreOptions } from './kcore-store-interface.js'
 import { migrateKcoreStore } from './migrate.js'
@@ -59,7 +66,18 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
       core: (ipVersion, date, select) => queryCore(load, ipVersion, date, select),
       distribution: (ipVersion, date) => queryDistribution(load, ipVersion, date),
       movers: (ipVersion, from, to, options) => queryMovers(db, ipVersion, from, to, options),
-      asnOverview: (asn) => queryAsnOverview(trends, asn),
+      asnOverview: (asn) =>
+        queryAsnOverview(
+          {
+            trends,
+            entry: (a) => queryAsEntry(db, a),
+            registry: () => queryAsRegistryInfo(db),
+          },
+          asn,
+        ),
+      asRegistry: () => queryAsRegistryInfo(db),
+      searchAses: (query, options) => searchAsRegistry(db, query, options?.limit),
+      asNames: (asns) => queryAsNames(db, asns),
     }
   }
 
@@ -69,6 +87,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
     tryWithLock: (name, fn) => database.tryWithLock(name, fn),
     migrate: () => migrateKcoreStore(db),
     ingest: (snapshot) => ingestSnapshot(db, snapshot),
+    replaceAsRegistry: (registry) => replaceAsRegistry(db, registry),
     reader: async () => readerAt(await readRevision()),
   }
 }

@@ -7,6 +7,7 @@ import { compactShells } from './migrations/0005-compact-shells.js'
 import { asnFences } from './migrations/0006-asn-fences.js'
 import { trendIndex } from './migrations/0007-trend-index.js'
 import { dropTrendIndex } from './migrations/0008-drop-trend-index.js'
+import { asRegistry } from './migrations/0009-as-registry.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const KCORE_MIGRATION_TABLE = 'kcore_migration'
@@ -25,6 +26,7 @@ export const kcoreMigrations: Record<string, Migration> = {
   '0006_asn_fences': asnFences,
   '0007_trend_index': trendIndex,
   '0008_drop_trend_index': dropTrendIndex,
+  '0009_as_registry': asRegistry,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

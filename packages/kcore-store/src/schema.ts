@@ -48,10 +48,33 @@ export interface RevisionTable {
   revision: ColumnType<string, string, string>
 }
 
+/** The one stored AS registry import (migration 0009, `as-registry/`). */
+export interface AsRegistryTable {
+  singleton: Generated<boolean>
+  source: string
+  date: string
+  imported_at: Generated<Date>
+  asn_count: number
+}
+
+/** One ASN of the AS registry. */
+export interface AsEntryTable {
+  asn: number
+  name: string
+  name_key: string
+  ipv4_addresses: number
+  ipv4_slash24s: number
+  ipv4_prefixes: number
+  ipv6_slash48s: number
+  ipv6_prefixes: number
+}
+
 /** The tables of `@kcore/store`, as Kysely sees them. */
 export type KcoreSchema = {
   kcore_revision: RevisionTable
   kcore_snapshot: SnapshotTable
   kcore_snapshot_shells: SnapshotShellsTable
   kcore_known_asns: KnownAsnsTable
+  kcore_as_registry: AsRegistryTable
+  kcore_as_entry: AsEntryTable
 }

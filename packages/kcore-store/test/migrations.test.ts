@@ -22,6 +22,7 @@ const RELEASED = [
   '0006_asn_fences',
   '0007_trend_index',
   '0008_drop_trend_index',
+  '0009_as_registry',
 ]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
@@ -54,13 +55,13 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     const database = await open()
     try {
       await createKcoreStore(database).migrate()
-      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0008'))
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
     } finally {
       await database.close()
     }
   })
 
-  it('drops the trend index in 0008 and makes its tables again going down, data kept', async () => {
+  it('drops the trend index in 0008 and makes its tables again going down (0009 too), data kept', async () => {
     const database = await open()
     try {
       const store = createKcoreStore(database)
@@ -77,7 +78,7 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
       expect(down.error).toBeUndefined()
       expect(await schemaOf(database.db)).toEqual(await schemaFixture('0007'))
       await createKcoreStore(database).migrate()
-      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0008'))
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
       const after = await (await createKcoreStore(database).reader()).trends('ipv4', [3356, 174])
       expect(after).toEqual(before)
     } finally {
