@@ -4,6 +4,7 @@ import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/sto
 import type { Api, Route } from '../route.js'
 import { kcoreWebhookErrors, webhookRoutes } from '../webhooks/index.js'
 import { createAdminAuth } from './admin-auth.js'
+import { asnRoutes } from './asn-routes.js'
 import { kcoreInvalidInput } from './invalid-input.js'
 import { KCORE_BASE, type KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
@@ -42,6 +43,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     ...statusRoutes(ctx),
     ...trendRoutes(trendMemo(options.trendMemoBytes)),
     ...researchRoutes(),
+    ...asnRoutes(),
     ...refreshRoutes(ctx),
     // Admin only: with no admin token, anyone could read the subscriptions, so none are served.
     ...(options.webhooks && ctx.auth.required

@@ -2,8 +2,6 @@ import { jsonResponse } from '../json-response.js'
 import type { Route } from '../route.js'
 import { inputKey, kcoreRoute } from './kcore-context.js'
 import {
-  asnOverviewSchema,
-  asnParams,
   coreQuery,
   coreSchema,
   distributionSchema,
@@ -98,7 +96,10 @@ export function researchRoutes(): Route[] {
       cacheKey: inputKey('core'),
       handle: async ({ params, query, reader }) => {
         const select = query.top !== undefined ? { top: query.top } : { k: query.k }
-        return jsonResponse(await reader.core(query.ip_version, params.date, select))
+        const core = await reader.core(query.ip_version, params.date, select)
+        if (query.include !== 'names') return jsonResponse(core)
+        const names = await reader.asNames(core.asns)
+        return jsonResponse({ ...core, names: core.asns.map((asn) => names.get(asn) ?? null) })
       },
     }),
     kcoreRoute({
@@ -128,29 +129,24 @@ export function researchRoutes(): Route[] {
         404: { description: '`from` or `to` is not a stored snapshot date', schema: errorSchema },
       },
       cacheKey: inputKey('movers'),
-      handle: async ({ query, reader }) =>
-        jsonResponse(
-          await reader.movers(query.ip_version, query.from, query.to, {
-            k: query.k,
-            limit: query.limit,
-          }),
-        ),
-    }),
-    kcoreRoute({
-      method: 'GET',
-      path: '/asns/:asn',
-      summary: 'Where an AS appears, per IP version',
-      params: asnParams,
-      responses: {
-        200: {
-          description: 'First and last sighting and the latest point',
-          schema: asnOverviewSchema,
-        },
-        400: { description: 'Bad ASN', schema: errorSchema },
-        404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
+      handle: async ({ query, reader }) => {
+        const movers = await reader.movers(query.ip_version, query.from, query.to, {
+          k: query.k,
+          limit: query.limit,
+        })
+        if (query.include !== 'names') return jsonResponse(movers)
+        const lists = [movers.entered, movers.left, movers.risers, movers.fallers]
+        const names = await reader.asNames(lists.flatMap((list) => list.map((m) => m.asn)))
+        const named = <T extends { asn: number }>(list: T[]) =>
+          list.map(({ asn, ...rest }) => ({ asn, name: names.get(asn) ?? null, ...rest }))
+        return jsonResponse({
+          ...movers,
+          entered: named(movers.entered),
+          left: named(movers.left),
+          risers: named(movers.risers),
+          fallers: named(movers.fallers),
+        })
       },
-      cacheKey: inputKey('asn'),
-      handle: async ({ params, reader }) => jsonResponse(await reader.asnOverview(params.asn)),
     }),
   ]
 }
