@@ -2,7 +2,12 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { AsRelParseError, DecomposePool, decomposeSnapshot } from '../src/index.js'
+import {
+  AsRelParseError,
+  DecomposePool,
+  decomposeSnapshot,
+  encodeGraphLinks,
+} from '../src/index.js'
 import { bzip2Bomb } from './bzip2-bomb.js'
 import { caidaDir } from './caida-data.js'
 import { watchEventLoop } from './event-loop-watch.js'
@@ -73,6 +78,37 @@ describe('DecomposePool (worker threads)', () => {
       { name: 'TimeoutError' },
     )
     expect(performance.now() - start).toBeLessThan(100 + 100 + 50)
+  })
+
+  // what a store keeps: the shell indices and the links encoded, in one worker and split
+  it('sends the links encoded instead of the graph when asked, whole or split', async () => {
+    // 553 kB: split in two on a pool of two
+    const bytes = new Uint8Array(await readFile(`${caidaDir}20140101.as-rel.txt.bz2`))
+    const here = await decomposeSnapshot(bytes)
+    for (const [what, onPool] of [
+      ['one worker', pool],
+      ['split', split],
+    ] as const) {
+      const sent = await onPool.decomposeToLinks(bytes)
+      expect(Buffer.from(sent.links).equals(Buffer.from(encodeGraphLinks(here.graph))), what).toBe(
+        true,
+      )
+      expect(Buffer.from(sent.decomposition.shells.buffer)).toEqual(
+        Buffer.from(here.decomposition.shells.buffer),
+      )
+      expect(sent.decomposition.asns).toEqual(here.decomposition.asns)
+      expect(sent.decomposition.maxShell).toBe(here.decomposition.maxShell)
+      expect({ ...sent, links: 0, decomposition: 0 }).toEqual({
+        links: 0,
+        decomposition: 0,
+        linkCount: here.graph.linkCount,
+        format: here.graph.format,
+        metadata: here.graph.metadata,
+      })
+    }
+    await expect(pool.decomposeToLinks(new TextEncoder().encode('1|x|0\n'))).rejects.toThrow(
+      AsRelParseError,
+    )
   })
 
   it('passes parse errors back as AsRelParseError with the line', async () => {
