@@ -23,7 +23,7 @@ try {
   let warmMs: number | undefined
   if (!process.argv.includes('--cold')) {
     const warmStart = performance.now()
-    await warmUp(handler, store)
+    await warmUp(handler)
     warmMs = performance.now() - warmStart
   }
   const started = performance.now()

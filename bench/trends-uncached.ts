@@ -127,13 +127,11 @@ console.log(
 // model (the runs after them). The other has none (its reads are the database's search).
 const restarted = createKcoreStore(database)
 const withModel = createHandler({ kcore: readOnlyKcoreOptions(restarted, { cached: false }) })
-await warmUp(withModel, restarted)
+await warmUp(withModel)
 const sqlOnly = createKcoreStore(database, { trendReadModel: false })
 const searchOnly = createHandler({ kcore: readOnlyKcoreOptions(sqlOnly, { cached: false }) })
 // What bare node:http answers: one trend's bytes, read by the database's search.
-const sample = await searchOnly(
-  new Request('http://localhost/api/trends/3356'),
-)
+const sample = await searchOnly(new Request('http://localhost/api/trends/3356'))
 const bytes = Buffer.from(await sample.arrayBuffer())
 console.log(`${stored.length} stored ASNs; GET /api/trends/3356 is ${bytes.length} bytes`)
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import {
   AsRelParseError,
   DecomposePool,
@@ -10,7 +10,6 @@ import {
 } from '../src/index.js'
 import { bzip2Bomb } from './bzip2-bomb.js'
 import { caidaDir } from './caida-data.js'
-import { watchEventLoop } from './event-loop-watch.js'
 import { expectSameDecomposition } from './same-decomposition.js'
 
 // A real 2024 file: ~1 s of decoding and parsing on one core of this machine.
@@ -46,38 +45,40 @@ describe('DecomposePool (worker threads)', () => {
     expect([...inWorker.decomposition.shells]).toEqual([...here.decomposition.shells])
   })
 
-  // On the calling thread the same work stops a 10 ms timer for the whole decode (~1 s, 2-4 s
-  // on a loaded machine). In a worker the longest gap measured 41 ms at a load average of 12 on
-  // 2 cores: what is left is the OS descheduling the main thread, hence a 100 ms bound.
-  it('keeps the event loop ticking while a real 2024 file is decomposed', async () => {
+  // On the calling thread the same work holds the event loop for the whole decode (~1 s): in a
+  // worker the loop turns while it runs. How long its gaps are is a figure of
+  // `pnpm bench:worker-bounds` (target < 100 ms), not of this test.
+  it('keeps the event loop turning while a real 2024 file is decomposed', async () => {
     const bytes = new Uint8Array(await readFile(file))
-    await pool.decompose(bytes) // the worker is started and warm: only the decode is measured
-    const { value: result, gap } = await watchEventLoop(() => pool.decompose(bytes))
-    expect(result.decomposition.maxShell).toBeGreaterThan(0)
-    expect(gap).toBeLessThan(100)
+    const running = pool.decompose(bytes)
+    let turnsWhileBusy = 0
+    while (pool.workers.busy > 0 && turnsWhileBusy < 3) {
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      if (pool.workers.busy > 0) turnsWhileBusy++
+    }
+    expect(turnsWhileBusy).toBe(3)
+    expect((await running).decomposition.maxShell).toBeGreaterThan(0)
   })
 
-  it('stops the work within 100 ms of an abort (the worker is terminated)', async () => {
+  // How soon it rejects is a figure of `pnpm bench:worker-bounds` (target < 150 ms).
+  it('stops the work at an abort: the worker is terminated, the next snapshot gets a new one', async () => {
     const bytes = new Uint8Array(await readFile(file))
     const controller = new AbortController()
     const running = pool.decompose(bytes, { signal: controller.signal })
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    const start = performance.now()
+    await vi.waitFor(() => expect(pool.workers.busy).toBe(1))
     controller.abort(new Error('stop'))
     await expect(running).rejects.toThrow('stop')
-    expect(performance.now() - start).toBeLessThan(100 + 50)
-    // the pool starts a fresh worker for the next snapshot
+    expect(pool.workers).toEqual({ started: 0, busy: 0 })
     const next = await pool.decompose(bytes)
     expect(next.decomposition.maxShell).toBeGreaterThan(0)
   })
 
-  it('honours a deadline (AbortSignal.timeout)', async () => {
+  it('honours a deadline (AbortSignal.timeout): a TimeoutError, the worker ended', async () => {
     const bytes = new Uint8Array(await readFile(file))
-    const start = performance.now()
     await expect(pool.decompose(bytes, { signal: AbortSignal.timeout(100) })).rejects.toMatchObject(
       { name: 'TimeoutError' },
     )
-    expect(performance.now() - start).toBeLessThan(100 + 100 + 50)
+    expect(pool.workers.busy).toBe(0)
   })
 
   // what a store keeps: the shell indices and the links encoded, in one worker and split
@@ -135,17 +136,14 @@ describe('DecomposePool (worker threads)', () => {
     await expectSameDecomposition(split, new Uint8Array(Buffer.concat(streams)), 'multi-stream')
   })
 
-  it('stops every worker of a split snapshot within 100 ms of an abort', async () => {
+  it('stops every worker of a split snapshot at an abort', async () => {
     const bytes = new Uint8Array(await readFile(file))
     await split.decompose(bytes) // both workers started and warm
     const controller = new AbortController()
     const running = split.decompose(bytes, { signal: controller.signal })
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(split.workers).toEqual({ started: 2, busy: 2 })
-    const start = performance.now()
+    await vi.waitFor(() => expect(split.workers).toEqual({ started: 2, busy: 2 }))
     controller.abort(new Error('stop'))
     await expect(running).rejects.toThrow('stop')
-    expect(performance.now() - start).toBeLessThan(100 + 50)
     // rejected only once both threads have exited: none is left decoding
     expect(split.workers).toEqual({ started: 0, busy: 0 })
     await expectSameDecomposition(split, bytes, 'after an abort')
@@ -179,16 +177,15 @@ describe('DecomposePool (worker threads)', () => {
     }
   })
 
-  // at a cap of 16 MiB here, at the default cap (128 MiB) in decompose-worker.full.test.ts
-  it('refuses a split bzip2 bomb at the decompressed size cap, memory bounded', async () => {
+  // at a cap of 16 MiB here, at the default cap (128 MiB) in decompose-worker.full.test.ts;
+  // the memory it takes meanwhile is a figure of `pnpm bench:worker-bounds`
+  it('refuses a split bzip2 bomb at the decompressed size cap, in one reading', async () => {
     const bomb = bzip2Bomb()
     expect(bomb.length).toBeGreaterThan(2 * 256 * 1024) // split in two
-    const { value: error, growth } = await watchEventLoop(() =>
-      split.decompose(bomb, { maxDecompressedBytes: 16 * 1024 * 1024 }).catch((e: unknown) => e),
-    )
+    const error = await split
+      .decompose(bomb, { maxDecompressedBytes: 16 * 1024 * 1024 })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AsRelParseError)
     expect((error as Error).message).toMatch(/decompressed size cap/)
-    // refused in one reading: the parts share the count, no second pass
-    expect(growth).toBeLessThan(512 * 1024 * 1024)
   })
 })

@@ -130,7 +130,7 @@ export async function assembleApp(config: Config, log: Logger, warm: typeof warm
     )
     const warmStart = performance.now()
     try {
-      await warm(served, kcore)
+      await warm(served)
     } catch (error) {
       // Nothing else is started yet but the scheduler (and the handler's own timers).
       await scheduler.close()
