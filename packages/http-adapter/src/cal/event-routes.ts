@@ -73,7 +73,12 @@ async function eventFeed(
     series_rows: true,
   })
   const render = renderFor(ctx, url, filter.privileged === true)
-  const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
+  // `include` lists its ids whatever their dates: no window then.
+  const window = filter.include ? undefined : filter.window
+  const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`, {
+    fromMs: window?.start?.getTime(),
+    toMs: window?.end?.getTime(),
+  })
   return measuredResponse(body, 200, {
     'Content-Type': ICAL_TYPE,
     'X-CAL-Total': String(result.total),

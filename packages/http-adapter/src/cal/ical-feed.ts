@@ -1,21 +1,22 @@
-import {
-  type CalEvent,
-  checkRecurrence,
-  type EventRelations,
-  formatLocalDateTime,
-  type PostStatus,
-  type RecurrenceInput,
-} from '@cal/store'
+import { type CalEvent, type EventRelations, type PostStatus, toLocalDateTime } from '@cal/store'
 import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
 import { Temporal } from 'temporal-polyfill'
-import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library'
+import { exactInZone, FeedSpans, utcStamp } from './feed-times.js'
 import type { RenderContext } from './render-context.js'
+import { type FeedWindow, type SeriesLines, seriesLines } from './series-feed-lines.js'
+import { vtimezone } from './vtimezone.js'
+import { isFixedZone, zonedAt } from './zone-transitions.js'
+
+export type { FeedWindow } from './series-feed-lines.js'
 
 /** Most events one feed carries (paging does not apply to feeds; the list order decides). */
 export const ICAL_MAX_EVENTS = 5000
 
 /** The iCalendar media type. */
 export const ICAL_TYPE = 'text/calendar; charset=utf-8'
+
+/** No window end: a series' rules are taken to run to here for its zone's VTIMEZONE. */
+const OPEN_END_MS = Date.UTC(2200, 0, 1)
 
 const STATUS: Record<PostStatus, ICalEventStatus> = {
   publish: ICalEventStatus.CONFIRMED,
@@ -26,24 +27,6 @@ const STATUS: Record<PostStatus, ICalEventStatus> = {
   trash: ICalEventStatus.CANCELLED,
 }
 
-const KNOWN_ZONES: ReadonlySet<string> = new Set(tzlib_get_timezones())
-
-/**
- * The VTIMEZONE block of `zone`, or null when the library does not know it. The library files
- * an alias under its canonical zone (`Europe/Amsterdam` → `Europe/Brussels`, same rules), so
- * the block is renamed to the zone the events' `TZID` names.
- */
-export function vtimezone(zone: string): string | null {
-  // Asked only about zones it knows: for any other it writes to stderr (console.error), past
-  // the host's logger, on every render.
-  if (!KNOWN_ZONES.has(zone)) return null
-  const block = tzlib_get_ical_block(zone)
-  if (!Array.isArray(block) || typeof block[0] !== 'string') return null
-  return block[0]
-    .replace(/^TZID:.*$/m, `TZID:${zone}`)
-    .replace(/^X-LIC-LOCATION:.*$/m, `X-LIC-LOCATION:${zone}`)
-}
-
 /**
  * The stable UID of an event: its id on this host (ids never change or get reused). An edited
  * occurrence shares its series' UID (RFC 5545: told apart by its RECURRENCE-ID).
@@ -51,73 +34,75 @@ export function vtimezone(zone: string): string | null {
 export const eventUid = (event: CalEvent, ctx: RenderContext) =>
   `cal-event-${event.edited ? event.post_parent : event.id}@${ctx.host}`
 
-/**
- * The RRULE/RDATE/EXDATE lines of a series' own record (`series_rows`): its rules, plus an
- * EXDATE for each edited occurrence the feed does not carry (filtered out, or moved out of the
- * window), so that a client expanding the feed sees exactly the listed occurrences.
- */
-function seriesLines(series: CalEvent, carried: ReadonlySet<number>): string {
-  const recurrence = series.recurrence as RecurrenceInput
-  const walls = (series.edited_starts ?? [])
-    .filter((at) => !carried.has(at.getTime()))
-    .map((at) => {
-      const wall = formatLocalDateTime(at, series.timezone)
-      return series.all_day ? wall.slice(0, 10) : wall
-    })
-  const input = { ...recurrence, exdates: [...(recurrence.exdates ?? []), ...walls] }
-  const shape = {
-    start: series.start,
-    end: series.end,
-    timezone: series.timezone,
-    all_day: series.all_day,
-  }
-  return checkRecurrence(input, shape).icalLines().join('\n')
-}
-
-/** How an event is written: a single one, a series with its rules, or an edited occurrence. */
-function recurrenceData(
-  event: CalEvent,
-  carried: ReadonlyMap<number, Set<number>>,
-): Pick<ICalEventData, 'repeating' | 'recurrenceId' | 'x'> {
-  if (event.edited && event.occurrence_start) {
-    const at = event.occurrence_start
-    if (event.all_day) {
-      // A date, as the series' DTSTART (the library writes RECURRENCE-ID as a date-time only;
-      // its x-properties given as pairs are written as they are).
-      const day = allDayDates({ ...event, start: at, end: at })
-        .start.toString()
-        .replace(/-/g, '')
-      return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
-    }
-    if (vtimezone(event.timezone) === null) return { recurrenceId: at }
-    return {
-      recurrenceId: Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(
-        event.timezone,
-      ),
-    }
-  }
-  if (event.recurrence && event.edited_starts) {
-    return { repeating: seriesLines(event, carried.get(event.id) ?? new Set()) }
-  }
-  return {}
-}
+const isSeries = (event: CalEvent) => !!event.recurrence && !!event.edited_starts
 
 /** An all-day event's day range: its first day, and the day after its last (DTEND is exclusive). */
 function allDayDates(event: CalEvent) {
-  const day = (at: Date) =>
-    Temporal.Instant.fromEpochMilliseconds(at.getTime())
-      .toZonedDateTimeISO(event.timezone)
-      .toPlainDate()
+  const day = (at: Date) => Temporal.PlainDate.from(toLocalDateTime(at, event.timezone))
   return { start: day(event.start), end: day(event.end).add({ days: 1 }) }
 }
 
-function times(event: CalEvent): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
+/** True when the event's own times are written with its TZID (else as UTC instants). */
+function zonedTimes(event: CalEvent): boolean {
+  // UTC needs no zone; a fixed offset (`UTC+5:30`) has no TZID readers know.
+  if (isFixedZone(event.timezone)) return false
+  // A series' DTSTART carries its zone for its rules; an occurrence readers would misplace is
+  // corrected in its lines.
+  if (isSeries(event)) return true
+  return (
+    exactInZone(event.timezone, event.start.getTime()) &&
+    exactInZone(event.timezone, event.end.getTime())
+  )
+}
+
+function times(
+  event: CalEvent,
+  lines: SeriesLines | undefined,
+): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
   if (event.all_day) return { ...allDayDates(event), allDay: true }
-  // Unknown to the zone library: plain UTC instants, still exact.
-  if (vtimezone(event.timezone) === null) return { start: event.start, end: event.end }
-  const zoned = (at: Date) =>
-    Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(event.timezone)
-  return { start: zoned(event.start), end: zoned(event.end), timezone: event.timezone }
+  const end = lines?.duration ? null : event.end
+  if (!zonedTimes(event)) return { start: event.start, end }
+  const zoned = (at: Date) => zonedAt(event.timezone, at.getTime())
+  return { start: zoned(event.start), end: end && zoned(end), timezone: event.timezone }
+}
+
+/** The RECURRENCE-ID of an edited occurrence, in the form its series wrote the occurrence in. */
+function recurrenceId(
+  event: CalEvent,
+  utcStarts: ReadonlySet<number> | undefined,
+): { recurrenceId?: ICalEventData['recurrenceId']; x?: [string, string][] } {
+  const at = event.occurrence_start as Date
+  if (event.all_day) {
+    // A date, as the series' DTSTART (the library writes RECURRENCE-ID as a date-time only;
+    // its x-properties given as pairs are written as they are).
+    const day = allDayDates({ ...event, start: at, end: at })
+      .start.toString()
+      .replace(/-/g, '')
+    return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
+  }
+  if (!zonedTimes(event)) return { recurrenceId: at }
+  if (utcStarts?.has(at.getTime()) || !exactInZone(event.timezone, at.getTime())) {
+    return { x: [['RECURRENCE-ID', utcStamp(at.getTime())]] }
+  }
+  return { recurrenceId: zonedAt(event.timezone, at.getTime()) }
+}
+
+/**
+ * Where each zone's instants lie in the feed: every start, end and original start, and for a
+ * series the window's end (its rules write occurrences up to there).
+ */
+function feedSpans(events: readonly CalEvent[], window: FeedWindow): FeedSpans {
+  const spans = new FeedSpans()
+  for (const event of events) {
+    if (event.all_day || isFixedZone(event.timezone)) continue
+    const starts = [event.start.getTime(), event.occurrence_start?.getTime() ?? Number.NaN]
+    const from = Math.min(...starts.filter(Number.isFinite))
+    const to = isSeries(event)
+      ? Math.max(event.end.getTime(), window.toMs ?? OPEN_END_MS)
+      : event.end.getTime()
+    spans.add(event.timezone, from, Math.max(to, ...starts.filter(Number.isFinite)))
+  }
+  return spans
 }
 
 function location(event: CalEvent, relations: EventRelations): ICalEventData['location'] {
@@ -149,11 +134,19 @@ export function eventsCalendar(
   relations: EventRelations,
   ctx: RenderContext,
   name: string,
+  window: FeedWindow = {},
 ): string {
+  const spans = feedSpans(events, window)
   const calendar = ical({
     name,
     prodId: { company: ctx.host, product: 'cal-events', language: 'EN' },
-    timezone: { name: null, generator: vtimezone },
+    timezone: {
+      name: null,
+      generator: (zone) => {
+        const span = spans.get(zone)
+        return span ? vtimezone(zone, span.from, span.to) : null
+      },
+    },
   })
   // The edited occurrences each series' VEVENT is followed by (by original start).
   const carried = new Map<number, Set<number>>()
@@ -163,15 +156,30 @@ export function eventsCalendar(
     starts.add(event.occurrence_start.getTime())
     carried.set(event.post_parent, starts)
   }
+  const lines = new Map<number, SeriesLines>()
+  for (const event of events) {
+    if (isSeries(event))
+      lines.set(event.id, seriesLines(event, window, carried.get(event.id) ?? new Set()))
+  }
   for (const event of events) {
     const organizer = event.organizer_ids
       .map((id) => relations.organizers.get(id))
       .find((o) => o?.email)
+    const own = lines.get(event.id)
+    const occurrence =
+      event.edited && event.occurrence_start
+        ? recurrenceId(event, lines.get(event.post_parent ?? 0)?.utcStarts)
+        : {}
     calendar.createEvent({
       id: eventUid(event, ctx),
       sequence: event.sequence,
-      ...times(event),
-      ...recurrenceData(event, carried),
+      ...times(event, own),
+      ...occurrence,
+      ...(own && { repeating: own.repeating || null }),
+      x: [
+        ...(own?.duration ? [['DURATION', own.duration] as [string, string]] : []),
+        ...(occurrence.x ?? []),
+      ],
       summary: event.title,
       description: event.password_protected ? null : event.description || null,
       location: location(event, relations),
