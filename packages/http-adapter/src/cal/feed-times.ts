@@ -27,11 +27,14 @@ export function exactInZone(zone: string, ms: number): boolean {
 
 /**
  * True when an occurrence written by its start wall time and a DURATION ends at `endMs` in
- * every reader: readers add a duration on the wall clock, so no offset change may lie between.
+ * every reader: readers add a duration on the wall clock and read the end's wall time back,
+ * so no offset change may lie between and the end's wall time must be shown once too.
  */
 export function durationExactInZone(zone: string, startMs: number, endMs: number): boolean {
   return (
-    exactInZone(zone, startMs) && offsetSecondsAt(zone, startMs) === offsetSecondsAt(zone, endMs)
+    exactInZone(zone, startMs) &&
+    exactInZone(zone, endMs) &&
+    offsetSecondsAt(zone, startMs) === offsetSecondsAt(zone, endMs)
   )
 }
 

@@ -1,11 +1,15 @@
-import { type CalEvent, type EventRelations, type PostStatus, toLocalDateTime } from '@cal/store'
+import type { CalEvent, EventRelations, PostStatus } from '@cal/store'
 import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
-import { Temporal } from 'temporal-polyfill'
-import { exactInZone, FeedSpans, utcStamp } from './feed-times.js'
+import {
+  eventTimes,
+  feedSpans,
+  instantTimes,
+  isSeries,
+  plainRecurrenceId,
+} from './feed-event-times.js'
 import type { RenderContext } from './render-context.js'
 import { type FeedWindow, type SeriesLines, seriesLines } from './series-feed-lines.js'
 import { vtimezone } from './vtimezone.js'
-import { isFixedZone, zonedAt } from './zone-transitions.js'
 
 export type { FeedWindow } from './series-feed-lines.js'
 
@@ -14,9 +18,6 @@ export const ICAL_MAX_EVENTS = 5000
 
 /** The iCalendar media type. */
 export const ICAL_TYPE = 'text/calendar; charset=utf-8'
-
-/** No window end: a series' rules are taken to run to here for its zone's VTIMEZONE. */
-const OPEN_END_MS = Date.UTC(2200, 0, 1)
 
 const STATUS: Record<PostStatus, ICalEventStatus> = {
   publish: ICalEventStatus.CONFIRMED,
@@ -34,75 +35,18 @@ const STATUS: Record<PostStatus, ICalEventStatus> = {
 export const eventUid = (event: CalEvent, ctx: RenderContext) =>
   `cal-event-${event.edited ? event.post_parent : event.id}@${ctx.host}`
 
-const isSeries = (event: CalEvent) => !!event.recurrence && !!event.edited_starts
-
-/** An all-day event's day range: its first day, and the day after its last (DTEND is exclusive). */
-function allDayDates(event: CalEvent) {
-  const day = (at: Date) => Temporal.PlainDate.from(toLocalDateTime(at, event.timezone))
-  return { start: day(event.start), end: day(event.end).add({ days: 1 }) }
-}
-
-/** True when the event's own times are written with its TZID (else as UTC instants). */
-function zonedTimes(event: CalEvent): boolean {
-  // UTC needs no zone; a fixed offset (`UTC+5:30`) has no TZID readers know.
-  if (isFixedZone(event.timezone)) return false
-  // A series' DTSTART carries its zone for its rules; an occurrence readers would misplace is
-  // corrected in its lines.
-  if (isSeries(event)) return true
-  return (
-    exactInZone(event.timezone, event.start.getTime()) &&
-    exactInZone(event.timezone, event.end.getTime())
-  )
-}
-
-function times(
-  event: CalEvent,
-  lines: SeriesLines | undefined,
-): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
-  if (event.all_day) return { ...allDayDates(event), allDay: true }
-  const end = lines?.duration ? null : event.end
-  if (!zonedTimes(event)) return { start: event.start, end }
-  const zoned = (at: Date) => zonedAt(event.timezone, at.getTime())
-  return { start: zoned(event.start), end: end && zoned(end), timezone: event.timezone }
-}
-
-/** The RECURRENCE-ID of an edited occurrence, in the form its series wrote the occurrence in. */
-function recurrenceId(
-  event: CalEvent,
-  utcStarts: ReadonlySet<number> | undefined,
-): { recurrenceId?: ICalEventData['recurrenceId']; x?: [string, string][] } {
-  const at = event.occurrence_start as Date
-  if (event.all_day) {
-    // A date, as the series' DTSTART (the library writes RECURRENCE-ID as a date-time only;
-    // its x-properties given as pairs are written as they are).
-    const day = allDayDates({ ...event, start: at, end: at })
-      .start.toString()
-      .replace(/-/g, '')
-    return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
-  }
-  if (!zonedTimes(event)) return { recurrenceId: at }
-  if (utcStarts?.has(at.getTime()) || !exactInZone(event.timezone, at.getTime())) {
-    return { x: [['RECURRENCE-ID', utcStamp(at.getTime())]] }
-  }
-  return { recurrenceId: zonedAt(event.timezone, at.getTime()) }
-}
+/** Marks a RECURRENCE-ID that names its occurrence by the rules' wall time. */
+const WALL_CLOCK_ID = 'X-CAL-RECURRENCE-ID:WALL-CLOCK'
 
 /**
- * Where each zone's instants lie in the feed: every start, end and original start, and for a
- * series the window's end (its rules write occurrences up to there).
+ * Property lines written as given, through the library's rule text (lines after DTEND, kept
+ * as they are when there are several). A lone line that is not an RRULE would be taken for a
+ * rule's text, so `marker`, an x-property saying what the lines are, goes with it.
  */
-function feedSpans(events: readonly CalEvent[], window: FeedWindow): FeedSpans {
-  const spans = new FeedSpans()
-  for (const event of events) {
-    if (event.all_day || isFixedZone(event.timezone)) continue
-    const starts = [event.start.getTime(), event.occurrence_start?.getTime() ?? Number.NaN]
-    const from = Math.min(...starts.filter(Number.isFinite))
-    const to = isSeries(event)
-      ? Math.max(event.end.getTime(), window.toMs ?? OPEN_END_MS)
-      : event.end.getTime()
-    spans.add(event.timezone, from, Math.max(to, ...starts.filter(Number.isFinite)))
-  }
-  return spans
+function rawLines(lines: string[], marker: string): string | null {
+  if (lines.length === 0) return null
+  if (lines.length === 1 && !lines[0]?.startsWith('RRULE:')) return [...lines, marker].join('\n')
+  return lines.join('\n')
 }
 
 function location(event: CalEvent, relations: EventRelations): ICalEventData['location'] {
@@ -123,11 +67,63 @@ function location(event: CalEvent, relations: EventRelations): ICalEventData['lo
   return address ? `${venue.name}, ${address}` : venue.name
 }
 
+/** The fields of an event's VEVENT other than its times and recurrence. */
+function described(
+  event: CalEvent,
+  relations: EventRelations,
+  ctx: RenderContext,
+): Omit<ICalEventData, 'start'> {
+  const organizer = event.organizer_ids
+    .map((id) => relations.organizers.get(id))
+    .find((o) => o?.email)
+  return {
+    id: eventUid(event, ctx),
+    sequence: event.sequence,
+    summary: event.title,
+    description: event.password_protected ? null : event.description || null,
+    location: location(event, relations),
+    organizer: organizer?.email ? { name: organizer.name, email: organizer.email } : null,
+    categories: event.category_ids.flatMap((id) => {
+      const term = relations.terms.get(id)
+      return term ? [{ name: term.name }] : []
+    }),
+    url: `${ctx.origin}/event/${event.slug}/`,
+    created: event.created,
+    lastModified: event.modified,
+    stamp: event.modified,
+    status: STATUS[event.status],
+  }
+}
+
+/** A series' VEVENT, then its detached occurrences (same fields, the server's instants). */
+function seriesEvents(
+  series: CalEvent,
+  lines: SeriesLines,
+  fields: Omit<ICalEventData, 'start'>,
+): ICalEventData[] {
+  const own: ICalEventData = {
+    ...fields,
+    ...eventTimes(series),
+    repeating: rawLines(lines.lines, 'X-CAL-RECURRENCE:OCCURRENCES'),
+    x: lines.duration ? [['DURATION', lines.duration]] : [],
+  }
+  return [
+    own,
+    ...lines.detached.map((d) => ({
+      ...fields,
+      ...instantTimes(series.timezone, d.startMs, d.endMs),
+      repeating: rawLines([d.recurrenceId], WALL_CLOCK_ID),
+    })),
+  ]
+}
+
 /**
  * An RFC 5545 calendar of `events` (already filtered, ordered and bounded by the caller):
  * one VEVENT each, a VTIMEZONE for each zone used, all-day events as `VALUE=DATE`. A
  * password-protected event never carries its description or excerpt here: feeds are shared
- * and cached by calendar apps, whoever fetched them.
+ * and cached by calendar apps, whoever fetched them. `window` is the list's date window: a
+ * series is written so that readers expanding it over the window get the server's
+ * occurrences (`seriesLines`).
  */
 export function eventsCalendar(
   events: readonly CalEvent[],
@@ -156,43 +152,31 @@ export function eventsCalendar(
     starts.add(event.occurrence_start.getTime())
     carried.set(event.post_parent, starts)
   }
-  const lines = new Map<number, SeriesLines>()
+  const series = new Map<number, SeriesLines>()
   for (const event of events) {
-    if (isSeries(event))
-      lines.set(event.id, seriesLines(event, window, carried.get(event.id) ?? new Set()))
+    if (isSeries(event)) {
+      series.set(event.id, seriesLines(event, window, carried.get(event.id) ?? new Set()))
+    }
   }
   for (const event of events) {
-    const organizer = event.organizer_ids
-      .map((id) => relations.organizers.get(id))
-      .find((o) => o?.email)
-    const own = lines.get(event.id)
-    const occurrence =
-      event.edited && event.occurrence_start
-        ? recurrenceId(event, lines.get(event.post_parent ?? 0)?.utcStarts)
-        : {}
+    const fields = described(event, relations, ctx)
+    const lines = series.get(event.id)
+    if (lines) {
+      for (const data of seriesEvents(event, lines, fields)) calendar.createEvent(data)
+      continue
+    }
+    if (!event.edited || !event.occurrence_start) {
+      calendar.createEvent({ ...fields, ...eventTimes(event) })
+      continue
+    }
+    // An edited occurrence names its occurrence as its series wrote it.
+    const id = series
+      .get(event.post_parent ?? 0)
+      ?.recurrenceIds.get(event.occurrence_start.getTime())
     calendar.createEvent({
-      id: eventUid(event, ctx),
-      sequence: event.sequence,
-      ...times(event, own),
-      ...occurrence,
-      ...(own && { repeating: own.repeating || null }),
-      x: [
-        ...(own?.duration ? [['DURATION', own.duration] as [string, string]] : []),
-        ...(occurrence.x ?? []),
-      ],
-      summary: event.title,
-      description: event.password_protected ? null : event.description || null,
-      location: location(event, relations),
-      organizer: organizer?.email ? { name: organizer.name, email: organizer.email } : null,
-      categories: event.category_ids.flatMap((id) => {
-        const term = relations.terms.get(id)
-        return term ? [{ name: term.name }] : []
-      }),
-      url: `${ctx.origin}/event/${event.slug}/`,
-      created: event.created,
-      lastModified: event.modified,
-      stamp: event.modified,
-      status: STATUS[event.status],
+      ...fields,
+      ...eventTimes(event),
+      ...(id ? { repeating: rawLines([id], WALL_CLOCK_ID) } : plainRecurrenceId(event)),
     })
   }
   return withoutControls(calendar.toString())

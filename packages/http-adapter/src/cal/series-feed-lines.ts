@@ -18,6 +18,26 @@ export interface FeedWindow {
   toMs?: number
 }
 
+/** An occurrence the feed writes as a VEVENT of its own (RFC 5545: a detached instance). */
+export interface DetachedOccurrence {
+  /** The RECURRENCE-ID line naming it as readers compute it from the rules. */
+  recurrenceId: string
+  startMs: number
+  endMs: number
+}
+
+/** How the feed writes a series' own VEVENT and the occurrences around it. */
+export interface SeriesLines {
+  /** The lines after DTSTART: RRULE/RDATE/EXDATE. */
+  lines: string[]
+  /** RFC 5545 DURATION (exact seconds), written instead of DTEND for a timed series. */
+  duration?: string
+  /** Occurrences readers would misplace from the rules: written as detached instances. */
+  detached: DetachedOccurrence[]
+  /** The RECURRENCE-ID line an edited occurrence names its occurrence with, by original start. */
+  recurrenceIds: ReadonlyMap<number, string>
+}
+
 /** The occurrence of `r` whose wall time (as the rules name it) is `wall`, if any. */
 function byWall(r: Recurrence, wall: string): Occurrence | undefined {
   const asUtc = Date.parse(`${wall.replace(' ', 'T')}Z`)
@@ -29,13 +49,11 @@ function startingAt(r: Recurrence, ms: number): Occurrence | undefined {
   return r.between(ms, ms).find((o) => o.startMs === ms)
 }
 
-/** The lines of a series' own VEVENT after DTSTART: RRULE/RDATE/EXDATE, DURATION. */
-export interface SeriesLines {
-  repeating: string
-  /** Starts of occurrences written in UTC: an override names those in UTC too. */
-  utcStarts: ReadonlySet<number>
-  /** RFC 5545 DURATION (exact seconds), written instead of DTEND for a timed series. */
-  duration?: string
+/** `NAME;TZID=zone:wall` (or the UTC and date forms) of a wall time in the series' zone. */
+function dateLine(name: string, wall: string, zone: string, allDay: boolean): string {
+  if (allDay) return `${name};VALUE=DATE:${wallStamp(wall, true)}`
+  if (zone === 'UTC') return `${name}:${wallStamp(wall)}Z`
+  return `${name};TZID=${zone}:${wallStamp(wall)}`
 }
 
 /**
@@ -43,11 +61,13 @@ export interface SeriesLines {
  * exactly the occurrences the JSON list gives:
  * - its rules, rdates and exdates, an EXDATE for each edited occurrence the feed does not carry
  *   and none naming no occurrence (ical.js then skips the next one);
- * - an occurrence no reader can place from its wall time (moved by a DST gap, a wall time shown
- *   twice, an offset with seconds, a clock change before its end) as an EXDATE of its wall time
- *   and an RDATE of its UTC instant;
- * - a rule ical.js expands differently ({@link icalMisexpands}) as the window's occurrences
- *   themselves, up to {@link MAX_EXPLICIT_OCCURRENCES} (past that, the rule).
+ * - an occurrence readers cannot place from its wall time (moved by a DST gap, a wall time shown
+ *   twice, an offset with seconds, a clock change before its end) as a detached instance: its
+ *   RECURRENCE-ID names it by its wall time, as every reader computes it from the rules, and its
+ *   own DTSTART/DTEND are the server's instants;
+ * - a rule ical.js expands differently ({@link icalMisexpands}), or a fixed offset's rule (no
+ *   TZID readers know: its times are UTC), as the window's occurrences themselves, up to
+ *   {@link MAX_EXPLICIT_OCCURRENCES} (past that, the rule).
  */
 export function seriesLines(
   series: CalEvent,
@@ -55,16 +75,11 @@ export function seriesLines(
   carried: ReadonlySet<number>,
 ): SeriesLines {
   const recurrence = series.recurrence as RecurrenceInput
-  const shape = {
-    start: series.start,
-    end: series.end,
-    timezone: series.timezone,
-    all_day: series.all_day,
-  }
-  const all = checkRecurrence(recurrence, shape)
-  const rules = checkRecurrence({ rules: recurrence.rules }, shape)
+  const all = checkRecurrence(recurrence, series)
+  const rules = checkRecurrence({ rules: recurrence.rules }, series)
   const zone = series.timezone
   const allDay = series.all_day
+  const zoned = allDay || !isFixedZone(zone)
   const durationMs = series.end.getTime() - series.start.getTime()
   const fromMs = (window.fromMs ?? series.start.getTime()) - (allDay ? DAY_MS : durationMs)
   const toMs = window.toMs ?? LAST_LOOKED_AT_MS
@@ -73,51 +88,53 @@ export function seriesLines(
   )
   const inSet = (o: Occurrence) => all.byKey(o.key) !== undefined && !removed.has(o.startMs)
   const first = rules.byKey(rules.startKey) as Occurrence
+  const exact = (o: Occurrence) =>
+    allDay || (zoned && o.wall === o.start && durationExactInZone(zone, o.startMs, o.endMs))
 
-  const exdates = new Map<string, string>()
-  const rdates = new Map<number, string>()
-  // A fixed offset (`UTC+5:30`) has no TZID readers know: its times are written in UTC.
-  const zoned = allDay || !isFixedZone(zone)
+  const lines = new Map<string, string>()
+  const recurrenceIds = new Map<number, string>()
+  const detached = new Map<number, DetachedOccurrence>()
   const exdate = (o: Occurrence) =>
-    exdates.set(
-      o.wall,
-      zoned ? dateValue('EXDATE', o.wall, zone, allDay) : `EXDATE:${utcStamp(o.startMs)}`,
+    lines.set(
+      `EX ${o.wall}`,
+      zoned ? dateLine('EXDATE', o.wall, zone, allDay) : `EXDATE:${utcStamp(o.startMs)}`,
     )
-  const utcStarts = new Set<number>()
-  const exactFor = (o: Occurrence) =>
-    allDay || (zoned && durationExactInZone(zone, o.startMs, o.endMs))
   const rdate = (o: Occurrence) => {
-    if (exactFor(o)) rdates.set(o.startMs, dateValue('RDATE', o.start, zone, allDay))
-    else {
-      rdates.set(o.startMs, `RDATE:${utcStamp(o.startMs)}`)
-      utcStarts.add(o.startMs)
+    const line = exact(o)
+      ? dateLine('RDATE', o.start, zone, allDay)
+      : `RDATE:${utcStamp(o.startMs)}`
+    lines.set(`R ${o.startMs}`, line)
+    recurrenceIds.set(o.startMs, line.replace(/^RDATE/, 'RECURRENCE-ID'))
+  }
+  /** An occurrence of the rules readers would misplace: named by its wall time, detached. */
+  const detach = (o: Occurrence) => {
+    const id = dateLine('RECURRENCE-ID', o.wall, zone, allDay)
+    recurrenceIds.set(o.startMs, id)
+    if (!carried.has(o.startMs)) {
+      detached.set(o.startMs, { recurrenceId: id, startMs: o.startMs, endMs: o.endMs })
     }
   }
   // Occurrences an override names must be in the set even when outside the window.
   const named = [...carried].flatMap((ms) => startingAt(all, ms) ?? [])
 
-  // In UTC a fixed offset's rules would fall on other days and hours.
-  const utcRules = !zoned && zone !== 'UTC'
+  const startDay = Number(first.wall.slice(8, 10))
+  const exdates = (recurrence.exdates?.length ?? 0) > 0 || removed.size > 0
   const troubled = all.input.rules.some(
     (rule) =>
-      (utcRules && /^FREQ=(MONTHLY|YEARLY)|;BY/.test(rule)) ||
-      icalMisexpands(rule, {
-        startDay: Number(first.wall.slice(8, 10)),
-        exdates: (recurrence.exdates?.length ?? 0) > 0 || removed.size > 0,
-      }),
+      (!zoned && zone !== 'UTC' && /^FREQ=(MONTHLY|YEARLY)|;BY/.test(rule)) ||
+      icalMisexpands(rule, { startDay, exdates }),
   )
   const listed = troubled ? all.between(fromMs, toMs, MAX_EXPLICIT_OCCURRENCES + 1) : []
   if (troubled && listed.length <= MAX_EXPLICIT_OCCURRENCES) {
-    // The window's occurrences one by one; DTSTART stays the series' first start.
-    // DTSTART stays the series' first start; where readers would misplace it, it is replaced.
-    const firstExact = first.wall === first.start && exactFor(first)
-    if (!inSet(first) || !firstExact) exdate(first)
-    for (const o of [...listed, ...named]) {
-      if (inSet(o) && (o.key !== first.key || !firstExact)) rdate(o)
-    }
-    const lines = [...rdates.values(), ...exdates.values()]
-    // A marker line too: a lone RDATE would be taken for a rule's text by the feed's writer.
-    return finish(lines.length ? [...lines, 'X-CAL-RECURRENCE:OCCURRENCES'] : [], utcStarts, series)
+    // The window's occurrences one by one. DTSTART stays the series' first start, repeated as
+    // an RDATE: ical.js leaves DTSTART out of a set without a rule (RFC 5545 counts it).
+    if (!inSet(first)) exdate(first)
+    for (const o of [first, ...listed, ...named]) if (inSet(o)) rdate(o)
+    const written = [...lines.values()]
+    // Nothing left but the removed first start: a rule of that one start, removed (without a
+    // rule or RDATE, readers take DTSTART for a single event and ignore the EXDATE).
+    if (!written.some((line) => line.startsWith('RDATE'))) written.unshift('RRULE:FREQ=DAILY;COUNT=1')
+    return finish(written)
   }
 
   // The rules, with their rdates and exdates as the store holds them.
@@ -134,32 +151,26 @@ export function seriesLines(
     if (o && rules.byKey(o.key)) exdate(o)
   }
   if (zoned && !allDay) {
-    // Occurrences readers would place elsewhere: near the zone's clock changes, in eras whose
-    // offset has seconds, the series' first one and those overrides name.
+    // Occurrences readers would misplace: near the zone's clock changes, in eras whose offset
+    // has seconds, the series' first one and those overrides name.
     const near = transitionsBetween(zone, fromMs - 2 * DAY_MS, toMs + 2 * DAY_MS).flatMap((t) =>
       rules.between(t.atMs - durationMs - 2 * DAY_MS, t.atMs + 2 * DAY_MS),
     )
     const odd = offsetSecondsAt(zone, fromMs) % 60 !== 0 ? rules.between(fromMs, toMs, 1000) : []
     for (const o of [first, ...near, ...odd, ...named]) {
-      if (o.wall === o.start && exactFor(o)) continue
-      if (!rules.byKey(o.key)) continue
-      exdate(o)
-      if (inSet(o)) rdate(o)
+      if (!exact(o) && inSet(o) && rules.byKey(o.key)) detach(o)
     }
   }
   const ruleLines = all.icalLines().filter((line) => line.startsWith('RRULE:'))
-  return finish([...ruleLines, ...rdates.values(), ...exdates.values()], utcStarts, series)
-}
+  return finish([...ruleLines, ...lines.values()])
 
-function dateValue(name: string, wall: string, zone: string, allDay: boolean): string {
-  if (allDay) return `${name};VALUE=DATE:${wallStamp(wall, true)}`
-  if (zone === 'UTC') return `${name}:${wallStamp(wall)}Z`
-  return `${name};TZID=${zone}:${wallStamp(wall)}`
-}
-
-function finish(lines: string[], utcStarts: Set<number>, series: CalEvent): SeriesLines {
-  const repeating = lines.join('\n')
-  if (series.all_day) return { repeating, utcStarts }
-  const seconds = Math.round((series.end.getTime() - series.start.getTime()) / 1000)
-  return { repeating, utcStarts, duration: `PT${seconds}S` }
+  function finish(written: string[]): SeriesLines {
+    const seconds = Math.round(durationMs / 1000)
+    return {
+      lines: written,
+      ...(!allDay && { duration: `PT${seconds}S` }),
+      detached: [...detached.values()],
+      recurrenceIds,
+    }
+  }
 }
