@@ -42,7 +42,7 @@ export function instantTimes(zone: string, startMs: number, endMs: number | null
  * would misplace it (its rules run on the zone's wall clock; such an occurrence is detached)
  * and no DTEND (its DURATION is exact).
  */
-export function eventTimes(event: CalEvent): Times {
+export function icalTimes(event: CalEvent): Times {
   if (event.all_day) return { ...allDayDates(event), allDay: true }
   if (isSeries(event) && !isFixedZone(event.timezone)) {
     return { start: zonedAt(event.timezone, event.start.getTime()), timezone: event.timezone }
@@ -65,7 +65,7 @@ export function plainRecurrenceId(event: CalEvent): {
       .replace(/-/g, '')
     return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
   }
-  const times = eventTimes(event)
+  const times = icalTimes(event)
   if (!times.timezone) return { recurrenceId: at }
   return { recurrenceId: zonedAt(event.timezone, at.getTime()) }
 }

@@ -1,8 +1,8 @@
 import type { CalEvent, EventRelations, PostStatus } from '@cal/store'
 import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
 import {
-  eventTimes,
   feedSpans,
+  icalTimes,
   instantTimes,
   isSeries,
   plainRecurrenceId,
@@ -103,7 +103,7 @@ function seriesEvents(
 ): ICalEventData[] {
   const own: ICalEventData = {
     ...fields,
-    ...eventTimes(series),
+    ...icalTimes(series),
     repeating: rawLines(lines.lines, 'X-CAL-RECURRENCE:OCCURRENCES'),
     x: lines.duration ? [['DURATION', lines.duration]] : [],
   }
@@ -166,7 +166,7 @@ export function eventsCalendar(
       continue
     }
     if (!event.edited || !event.occurrence_start) {
-      calendar.createEvent({ ...fields, ...eventTimes(event) })
+      calendar.createEvent({ ...fields, ...icalTimes(event) })
       continue
     }
     // An edited occurrence names its occurrence as its series wrote it.
@@ -175,7 +175,7 @@ export function eventsCalendar(
       ?.recurrenceIds.get(event.occurrence_start.getTime())
     calendar.createEvent({
       ...fields,
-      ...eventTimes(event),
+      ...icalTimes(event),
       ...(id ? { repeating: rawLines([id], WALL_CLOCK_ID) } : plainRecurrenceId(event)),
     })
   }

@@ -133,7 +133,8 @@ export function seriesLines(
     const written = [...lines.values()]
     // Nothing left but the removed first start: a rule of that one start, removed (without a
     // rule or RDATE, readers take DTSTART for a single event and ignore the EXDATE).
-    if (!written.some((line) => line.startsWith('RDATE'))) written.unshift('RRULE:FREQ=DAILY;COUNT=1')
+    if (!written.some((line) => line.startsWith('RDATE')))
+      written.unshift('RRULE:FREQ=DAILY;COUNT=1')
     return finish(written)
   }
 
