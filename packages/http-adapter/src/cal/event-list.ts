@@ -28,7 +28,7 @@ export const eventListKey = (ctx: CalContext) =>
  * revision: a repeated list is one lookup. Links are built on the public origin and dates
  * rendered in the service zone, so both are part of the key (two APIs may share one store).
  */
-export async function listEvents(ctx: CalContext, input: EventListInput): Promise<Response> {
+export async function answerEventList(ctx: CalContext, input: EventListInput): Promise<Response> {
   const { reader, url } = input
   const request = readEventList(input.query, input.request, ctx)
   const render = renderFor(ctx, url, request.privileged)

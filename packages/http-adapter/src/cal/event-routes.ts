@@ -13,7 +13,7 @@ import {
   updateConflict,
 } from './cal-error.js'
 import { eventCreateBody, eventUpdateBody } from './event-body.js'
-import { eventListKey, listEvents } from './event-list.js'
+import { eventListKey, answerEventList } from './event-list.js'
 import { eventListQuery } from './event-list-query.js'
 import { checkEventBody, patchReadsEvent, toEventInput, toEventPatch } from './event-write.js'
 import type { RenderContext } from './render-context.js'
@@ -179,7 +179,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
       description:
         'Events overlapping the date window, ordered by start date then id. With `format=ics` or `Accept: text/calendar`: the same filters as one iCalendar feed (no paging; at most 5,000 events).',
       query: eventListQuery,
-      handle: (input) => listEvents(ctx, input),
+      handle: (input) => answerEventList(ctx, input),
     }),
     route({
       method: 'POST',
