@@ -14,13 +14,8 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createCalStore, type EventInput } from '@cal/store'
 import { openDatabase } from '@kcore/db'
-import {
-  createWebhookSender,
-  followSource,
-  type WebhookTables,
-  webhookSubscriptions,
-} from '@kcore/db/webhooks'
 import { calWebhookSource, createHandler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
+import { createWebhookSender, followSource, webhookSubscriptions } from '@kcore/webhooks'
 import postgres from 'postgres'
 import { quantile } from './quantile.js'
 
@@ -102,7 +97,7 @@ async function measure(receiving: Receiving, runs: number, into: Samples, round:
     // The changes of the blocks before (made while no sender ran) are caught up first: this
     // block measures a sender that keeps up, not one working off another block's backlog.
     const source = calWebhookSource(cal, { publicUrl: ORIGIN })
-    while (await followSource(database.db.withTables<WebhookTables>(), source, 1000)) {}
+    while (await followSource(database.db, source, 1000)) {}
   }
   sender?.start()
   const handler = createHandler({

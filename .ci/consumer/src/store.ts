@@ -4,8 +4,12 @@ import { openDatabase } from '@kcore/db'
 import { SAMPLE_DATA_DIR } from '@kcore/service'
 import { createKcoreStore, ingestFile } from '@kcore/store'
 
-const url = process.env.DATABASE_URL
-const database = await openDatabase(url ? { url } : {})
+// The environment passed on as it is (issue 45): unset variables are `undefined`, an empty
+// DATABASE_URL means the embedded database.
+const database = await openDatabase({
+  url: process.env.DATABASE_URL,
+  dataDir: process.env.KCORE_DATA_DIR,
+})
 try {
   const store = createKcoreStore(database)
   await store.migrate()

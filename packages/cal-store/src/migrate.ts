@@ -1,5 +1,5 @@
 import { migrateToLatest } from '@kcore/db'
-import { migrateWebhooks } from '@kcore/db/webhooks'
+import { migrateWebhooks } from '@kcore/webhooks'
 import type { Kysely } from 'kysely'
 import { CalStoreError } from './errors.js'
 import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.js'

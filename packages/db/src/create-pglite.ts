@@ -7,11 +7,11 @@ const INT8_OID = 20
 /** Where a PGlite engine starts from. */
 export interface PgliteStart {
   /** Persisted here; in memory without one. */
-  dataDir?: string
+  dataDir?: string | undefined
   /** A dump of a data directory (`dumpDataDir('none')`) to start from instead of `initdb`. */
-  loadDataDir?: Blob
+  loadDataDir?: Blob | undefined
   /** PGlite's `pglite.wasm`, compiled (see {@link compilePgliteWasm}). */
-  wasmModule?: WebAssembly.Module
+  wasmModule?: WebAssembly.Module | undefined
 }
 
 /**

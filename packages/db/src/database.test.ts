@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { openPgliteDatabase } from './open-pglite-database.js'
 import { testDatabases } from './testing.js'
 
 describe.each(testDatabases())('database on $name', ({ name, open }) => {
@@ -46,5 +47,13 @@ describe.each(testDatabases())('database on $name', ({ name, open }) => {
     } finally {
       await database.close()
     }
+  })
+})
+
+describe('an embedded database closed before its first query', () => {
+  it('stops its engine: a later query fails instead of running on it', async () => {
+    const database = await openPgliteDatabase()
+    await database.close()
+    await expect(sql`select 1`.execute(database.db)).rejects.toThrow(/closed/)
   })
 })

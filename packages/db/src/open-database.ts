@@ -23,5 +23,5 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Databas
     await checkConnection(database, config.url, timeout)
     return database
   }
-  return openPgliteDatabase('dataDir' in config ? config.dataDir : undefined, { log: config.log })
+  return openPgliteDatabase(config.dataDir || undefined, { log: config.log })
 }

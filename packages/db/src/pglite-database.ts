@@ -4,7 +4,7 @@ import type { Database, LockResult, NoTables } from './database.js'
 import type { DatabaseLogger } from './database-config.js'
 import { DatabaseOpenError } from './database-errors.js'
 import { PgliteDialect } from './pglite-driver.js'
-import type { EngineEvents } from './pglite-engine.js'
+import type { EngineEvents, StartEngine } from './pglite-engine.js'
 import { PgliteSupervisor } from './pglite-supervisor.js'
 import { startWorkerEngine } from './pglite-worker-engine.js'
 
@@ -14,9 +14,9 @@ export interface PgliteOptions {
    * A data directory dumped by PGlite's `dumpDataDir('none')` to start from instead of an empty
    * cluster: skips `initdb`, the bulk of PGlite's start-up (used by `@kcore/db/testing`).
    */
-  loadDataDir?: Blob
+  loadDataDir?: Blob | undefined
   /** Where failures nobody awaits are reported (see `DatabaseConfig.log`). */
-  log?: DatabaseLogger
+  log?: DatabaseLogger | undefined
 }
 
 /**
@@ -29,16 +29,28 @@ export interface PgliteOptions {
  * @throws {DataDirLockedError} when another live process has the directory open.
  */
 export async function openPglite(dataDir?: string, options: PgliteOptions = {}): Promise<Database> {
-  const listeners = new Map<string, Set<() => void>>()
-  const dispatch = (channel: string) => {
-    for (const onNotify of listeners.get(channel) ?? []) onNotify()
-  }
   // The dump starts the first engine only; a restart recovers the data directory.
   let loadDataDir = options.loadDataDir
   const start = (events: EngineEvents) => {
     const load = loadDataDir
     loadDataDir = undefined
     return startWorkerEngine({ dataDir, loadDataDir: load }, events)
+  }
+  return openSupervised(start, dataDir, options.log)
+}
+
+/**
+ * The {@link Database} over engines `start` makes, under one supervisor: `openPglite`'s, and
+ * the test harness's, whose engines outlive the databases that used them (`testing.ts`).
+ */
+export async function openSupervised(
+  start: StartEngine,
+  dataDir: string | undefined,
+  log: DatabaseLogger | undefined,
+): Promise<Database> {
+  const listeners = new Map<string, Set<() => void>>()
+  const dispatch = (channel: string) => {
+    for (const onNotify of listeners.get(channel) ?? []) onNotify()
   }
   // One process per directory: two PGlite instances on one folder corrupt it for good.
   const releaseDir = await naming(dataDir, () => (dataDir ? lockDataDir(dataDir) : noRelease()))
@@ -49,7 +61,7 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
         start,
         notify: dispatch,
         dataDir,
-        log: options.log,
+        log,
         // A new engine knows no LISTEN of the old one, and a commit may have been cut short
         // after it became durable but before its notification arrived: listen again, and tell
         // every listener its cached value may be stale.
@@ -111,7 +123,13 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
       try {
         await db.destroy()
       } finally {
-        await releaseDir()
+        try {
+          // Kysely destroys only a driver it has used: a database closed before its first
+          // query would keep its engine (and, for a directory, run on after the lock is freed).
+          await supervisor.close()
+        } finally {
+          await releaseDir()
+        }
       }
     },
   }

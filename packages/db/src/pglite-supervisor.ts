@@ -23,8 +23,8 @@ export interface SupervisorOptions {
   /** Receives every notification of every engine (see {@link EngineEvents.notify}). */
   notify(channel: string): void
   /** The data directory; without one a restart would start empty, so a failed engine stays down. */
-  dataDir?: string
-  log?: DatabaseLogger
+  dataDir?: string | undefined
+  log?: DatabaseLogger | undefined
   /** Runs on every engine started after the first, before any query reaches it. */
   onRestart?(engine: PgliteEngine): Promise<void>
 }

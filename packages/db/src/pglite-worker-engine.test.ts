@@ -218,7 +218,9 @@ describe('a PGlite worker thread that dies', () => {
   }, 120_000)
 
   it('in memory, stays down: its data died with it', async () => {
-    const database = await pglite.open()
+    // Its own engine, not one the test harness keeps between databases: the last worker
+    // started is then this database's.
+    const database = await openPgliteDatabase()
     try {
       await sql`create table t (id int primary key)`.execute(database.db)
       await workers.at(-1)!.terminate()

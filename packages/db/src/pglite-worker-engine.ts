@@ -37,6 +37,7 @@ export async function startWorkerEngine(
     eval: isCode,
     workerData,
     transferList: loadDataDir ? [loadDataDir] : [],
+    ...workerFlags(),
   })
   const engine = new WorkerEngine(worker, events)
   await engine.ready
@@ -230,4 +231,15 @@ function workerScript(): { script: URL | string; eval: boolean } {
     script: `import(${api}).then(({ tsImport }) => tsImport(${file}, ${file}))`,
     eval: true,
   }
+}
+
+/**
+ * The Node flags the worker starts with: none. By default a worker gets its host's `execArgv`,
+ * which need not suit it: `--input-type=module -e` (a one-liner) makes Node refuse a worker's
+ * file entry, `-e`/`-i`/`-p` name the host's own input, and a host's `--import` hooks would load
+ * again in each worker. The worker needs no flag (it loads its TypeScript itself, above). Bun and
+ * Deno have no such inheritance to undo.
+ */
+function workerFlags(): { execArgv?: string[] } {
+  return 'bun' in process.versions || 'deno' in process.versions ? {} : { execArgv: [] }
 }

@@ -2,11 +2,11 @@ import type { ThreadError } from './thread-errors.js'
 
 /** What a PGlite worker starts from (its `workerData`). */
 export interface WorkerStart {
-  dataDir?: string
+  dataDir?: string | undefined
   /** A data-directory dump to start from (transferred, not copied). */
-  loadDataDir?: ArrayBuffer
+  loadDataDir?: ArrayBuffer | undefined
   /** PGlite's WebAssembly compiled by an earlier worker of this process (see `ready`). */
-  wasmModule?: WebAssembly.Module
+  wasmModule?: WebAssembly.Module | undefined
 }
 
 /** From the serving thread to the worker. */
@@ -24,7 +24,7 @@ export type FromWorker =
    * Started. `wasmModule`: the engine's WebAssembly as this worker compiled it, for the next
    * workers (PGlite keeps it per thread, and every worker is a new thread).
    */
-  | { type: 'ready'; wasmModule?: WebAssembly.Module }
+  | { type: 'ready'; wasmModule?: WebAssembly.Module | undefined }
   | { type: 'failed'; error: ThreadError }
   | { type: 'notify'; channel: string }
   /** Rows as arrays beside their column names: cheaper to clone than one object per row. */

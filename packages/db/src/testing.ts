@@ -1,25 +1,22 @@
-import { readFile, rename, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'kysely'
-import postgres from 'postgres'
 import type { Database } from './database.js'
-import { openPgliteDatabase } from './open-pglite-database.js'
 import { openPostgresDatabase, type PostgresOptions } from './postgres-database.js'
+import { openPooledPglite } from './testing/pglite-pool.js'
+import { openPooledPostgres } from './testing/postgres-pool.js'
 
 /** One database engine a test suite runs against. */
 export interface TestDatabase {
   readonly name: 'pglite' | 'postgres'
-  /** A fresh, empty database; closing it also drops it. */
+  /** A fresh, empty database of its own; closing it gives it back (emptied) or drops it. */
   open(): Promise<Database>
 }
 
 /**
  * The engines to test against: in-memory PGlite always, and real PostgreSQL when
- * `DATABASE_URL` is set. Each `open()` on PostgreSQL creates a throwaway database, so test
- * files running in parallel never see each other's tables.
+ * `DATABASE_URL` is set. Each `open()` gives a database no other test is using, as empty as
+ * a new one (PostgreSQL: a throwaway database; PGlite: an engine of its own): test files
+ * running in parallel never see each other's tables. Closed databases are emptied and handed
+ * out again by this process (`testing/`), since making one costs seconds.
  *
  * @example
  * describe.each(testDatabases())('store on $name', ({ open }) => { ... })
@@ -27,93 +24,19 @@ export interface TestDatabase {
 export function testDatabases(
   env: Record<string, string | undefined> = process.env,
 ): TestDatabase[] {
-  const list: TestDatabase[] = [{ name: 'pglite', open: openTemplatePglite }]
+  const list: TestDatabase[] = [{ name: 'pglite', open: openPooledPglite }]
   const url = env.DATABASE_URL
-  if (url) list.push({ name: 'postgres', open: () => openThrowawayPostgres(url) })
+  if (url) list.push({ name: 'postgres', open: () => openPooledPostgres(url) })
   return list
 }
 
-async function openThrowawayPostgres(baseUrl: string): Promise<Database> {
-  const name = `kcore_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} })
-  try {
-    await admin.unsafe(`create database "${name}"`)
-  } finally {
-    await admin.end()
-  }
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  const database = openPostgresDatabase(url.toString())
-  return {
-    ...database,
-    async close() {
-      await database.close()
-      const dropper = postgres(baseUrl, { max: 1, onnotice: () => {} })
-      try {
-        await dropper.unsafe(`drop database if exists "${name}" with (force)`)
-      } finally {
-        await dropper.end()
-      }
-    },
-  }
-}
+/** The size of the suite running: `pnpm test`, `pnpm test:all` (CI) or `pnpm test:full`. */
+export type TestLevel = 'default' | 'all' | 'full'
 
-/**
- * A fresh in-memory PGlite started from a dumped empty cluster instead of running `initdb`:
- * about 0.5 s instead of 2–3 s per database, which is most of what a PGlite test pays.
- */
-async function openTemplatePglite(): Promise<Database> {
-  const template = await pgliteTemplate()
-  try {
-    return await openPgliteDatabase(undefined, { loadDataDir: template })
-  } catch {
-    // An unreadable template (say, a disk that filled up while it was written): start empty.
-    templateBlob = undefined
-    return openPgliteDatabase()
-  }
-}
-
-let templateBlob: Promise<Blob> | undefined
-
-/**
- * The dump of an empty PGlite cluster, kept in the system's temporary directory per PGlite
- * version, so every test process (Vitest forks one per file) reads it instead of making it.
- * Written to a unique name and renamed, so concurrent writers never leave half a file.
- */
-function pgliteTemplate(): Promise<Blob> {
-  templateBlob ??= (async () => {
-    const file = join(tmpdir(), `kcore-pglite-template-${pgliteVersion()}.tar`)
-    try {
-      return new Blob([await readFile(file)])
-    } catch {
-      const pglite = await PGlite.create()
-      try {
-        const dump = await pglite.dumpDataDir('none')
-        const partial = `${file}.${process.pid}.${Date.now()}`
-        await writeFile(partial, new Uint8Array(await dump.arrayBuffer()))
-        await rename(partial, file)
-        return dump
-      } finally {
-        await pglite.close()
-      }
-    }
-  })()
-  return templateBlob
-}
-
-/** The installed PGlite's version: a template only fits the PGlite that wrote it. */
-function pgliteVersion(): string {
-  const require = createRequire(import.meta.url)
-  let dir = dirname(require.resolve('@electric-sql/pglite'))
-  for (;;) {
-    try {
-      const pkg = require(join(dir, 'package.json')) as { name?: string; version?: string }
-      if (pkg.name === '@electric-sql/pglite' && pkg.version) return pkg.version
-    } catch {}
-    const parent = dirname(dir)
-    if (parent === dir) return 'unknown'
-    dir = parent
-  }
+/** The level of this run, from `KCORE_TEST_LEVEL` (set by the root scripts). */
+export function testLevel(env: Record<string, string | undefined> = process.env): TestLevel {
+  const level = env.KCORE_TEST_LEVEL
+  return level === 'all' || level === 'full' ? level : 'default'
 }
 
 /**
@@ -123,7 +46,37 @@ function pgliteVersion(): string {
  * a failure prints the seed that repeats it).
  */
 export function propertyRuns(full: number, min = 10): number {
-  return process.env.KCORE_TEST_LEVEL === 'full' ? full : Math.max(min, Math.ceil(full / 4))
+  return testLevel() === 'full' ? full : Math.max(min, Math.ceil(full / 4))
+}
+
+/**
+ * The cases of a costly table a run takes: every one in `pnpm test:full`, else `count` of them
+ * picked afresh each run (so every case keeps being run, over runs), printed with the seed
+ * that picks them again: `KCORE_TEST_SEED=<seed>`.
+ */
+export function rotatingSample<T>(
+  name: string,
+  cases: readonly T[],
+  count: number,
+  env: Record<string, string | undefined> = process.env,
+): T[] {
+  if (testLevel(env) === 'full' || count >= cases.length) return [...cases]
+  const seed = Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  // mulberry32: the same seed picks the same cases on every machine.
+  let state = seed >>> 0
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+  const picked = new Set<number>()
+  while (picked.size < count) picked.add(Math.floor(next() * cases.length))
+  const chosen = [...picked].sort((a, b) => a - b)
+  console.log(
+    `${name}: KCORE_TEST_SEED=${seed} picks ${chosen.map((i) => JSON.stringify(cases[i])).join(', ')}`,
+  )
+  return chosen.map((i) => cases[i]!)
 }
 
 /**

@@ -11,7 +11,7 @@ export type ThreadError =
       kind: 'error'
       name: string
       message: string
-      stack?: string
+      stack?: string | undefined
       fields: Fields
       cause?: ThreadError
     }

@@ -1,6 +1,6 @@
 import { type CalStore, createCalStore } from '@cal/store'
 import type { Database } from '@kcore/db'
-import { followSource, type WebhookTables, webhookSubscriptions } from '@kcore/db/webhooks'
+import { followSource, webhookSubscriptions } from '@kcore/webhooks'
 import { errorEnvelope } from '../src/cal/response-schemas.js'
 import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 
@@ -96,7 +96,7 @@ export async function openCal(
     handler,
     call,
     async makeMessages() {
-      const db = database.db.withTables<WebhookTables>()
+      const db = database.db
       while (await followSource(db, source, 100)) {}
     },
     get: (path, token = false) => call('GET', path, { token }),

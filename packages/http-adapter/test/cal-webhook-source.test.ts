@@ -5,9 +5,8 @@ import {
   followSource,
   type WebhookSource,
   type WebhookSubscriptions,
-  type WebhookTables,
   webhookSubscriptions,
-} from '@kcore/db/webhooks'
+} from '@kcore/webhooks'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { calWebhookSource, WEBHOOK_EVENTS } from '../src/index.js'
@@ -26,7 +25,7 @@ describe.each(testDatabases())('the calendar webhook source on $name', ({ name, 
   /** One sender's passes until nothing is left; how many steps moved the cursor. */
   const follow = async () => {
     let steps = 0
-    while (await followSource(database.db.withTables<WebhookTables>(), source, 100)) steps++
+    while (await followSource(database.db, source, 100)) steps++
     return steps
   }
   const messages = async () =>

@@ -2,14 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { createCalStore, MAX_EVENT_LINKS, MAX_YEAR, MIN_YEAR, seedDemoCalendar } from '@cal/store'
 import type { Database } from '@kcore/db'
 import { openPgliteDatabase } from '@kcore/db'
-import {
-  followSource,
-  type WebhookSource,
-  type WebhookTables,
-  webhookSubscriptions,
-} from '@kcore/db/webhooks'
 import { decomposeSnapshot } from '@kcore/engine'
 import { createKcoreStore } from '@kcore/store'
+import { followSource, type WebhookSource, webhookSubscriptions } from '@kcore/webhooks'
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -614,7 +609,7 @@ describe('fuzzing the handler', () => {
       { numRuns: RUNS },
     )
     // What the accepted writes stored renders into messages (none breaks the sender's pass).
-    const db = database.db.withTables<WebhookTables>()
+    const db = database.db
     while (await followSource(db, source, 100)) {}
     const { rows } = await sql<{ n: number; bad: number }>`
       select count(*)::int as n,

@@ -1,10 +1,14 @@
 import { createCalStore } from '@cal/store'
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@kcore/db/webhooks'
 import { createKcoreStore } from '@kcore/store'
+import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@kcore/webhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Received, type Receiver, startReceiver } from '../../db/test/webhook-receiver.js'
+import {
+  type Received,
+  type Receiver,
+  startReceiver,
+} from '../../webhooks/test/webhook-receiver.js'
 import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '../src/index.js'
 
 const ORIGIN = 'https://events.example'

@@ -1,5 +1,5 @@
-import { enqueueWebhook } from '@kcore/db/webhooks'
 import type { IpVersion } from '@kcore/engine'
+import { enqueueWebhook } from '@kcore/webhooks'
 import type { Kysely } from 'kysely'
 import type { SnapshotInfo } from './kcore-store-types.js'
 import { querySnapshot } from './query-snapshots.js'

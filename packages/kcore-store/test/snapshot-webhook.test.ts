@@ -1,5 +1,5 @@
 import { testDatabases } from '@kcore/db/testing'
-import { webhookSubscriptions } from '@kcore/db/webhooks'
+import { webhookSubscriptions } from '@kcore/webhooks'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { KCORE_WEBHOOK_EVENTS } from '../src/index.js'

@@ -1,9 +1,9 @@
 import { createCalStore } from '@cal/store'
 import { type Database, openDatabase } from '@kcore/db'
-import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@kcore/db/webhooks'
 import { createProvider } from '@kcore/engine'
 import { calWebhookSource, createHandler, type Handler, WEBHOOK_EVENTS } from '@kcore/http-adapter'
 import { createKcoreStore, createScheduler, createSyncRunner, type KcoreStore } from '@kcore/store'
+import { createWebhookSender, type WebhookSender, webhookSubscriptions } from '@kcore/webhooks'
 import pkg from '../package.json' with { type: 'json' }
 import type { Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'

@@ -1,5 +1,5 @@
 import type { CalStore } from '@cal/store'
-import type { WebhookSubscriptions } from '@kcore/db/webhooks'
+import type { WebhookSubscriptions } from '@kcore/webhooks'
 
 /** Where the calendar API is mounted. */
 export const CAL_BASE = '/cal/events/v1'
@@ -31,7 +31,7 @@ export interface CalApiOptions {
   timezone?: string
   /**
    * Serves `/cal/events/v1/webhooks` over these subscriptions (`webhookSubscriptions` of
-   * `@kcore/db/webhooks`, with {@link WEBHOOK_EVENTS}) to token holders; omitted → not served.
+   * `@kcore/webhooks`, with {@link WEBHOOK_EVENTS}) to token holders; omitted → not served.
    * The messages are made by a webhook sender following the store (`calWebhookSource`).
    */
   webhooks?: WebhookSubscriptions

@@ -1,4 +1,4 @@
-import type { WebhookSubscriptions } from '@kcore/db/webhooks'
+import type { WebhookSubscriptions } from '@kcore/webhooks'
 import type { SnapshotProvider } from '@kcore/engine'
 import type { KcoreStore, Scheduler, SyncRunner } from '@kcore/store'
 
@@ -37,10 +37,16 @@ export interface KcoreApiOptions {
   adminToken?: string
   /**
    * Serves `/api/webhooks` over these subscriptions (`webhookSubscriptions` of
-   * `@kcore/db/webhooks`, with {@link WEBHOOK_EVENTS}), behind `adminToken`: without an admin
+   * `@kcore/webhooks`, with {@link WEBHOOK_EVENTS}), behind `adminToken`: without an admin
    * token the routes are not mounted (404), since nobody could be told apart from the public.
    */
   webhooks?: WebhookSubscriptions
+  /**
+   * Bound in bytes of the trend answers (`GET /api/trends/{asn}`, `POST /api/trends`) kept per
+   * data revision for the next request at the same revision (default 32 MiB); `false` keeps
+   * none. A newer revision drops every kept answer.
+   */
+  trendMemoBytes?: number | false
   /** The clock for timestamps; default `() => new Date()`. */
   now?: () => Date
 }

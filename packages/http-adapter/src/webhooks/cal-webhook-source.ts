@@ -1,5 +1,5 @@
 import type { CalChange, CalChangeRecords, CalStore } from '@cal/store'
-import type { WebhookSource } from '@kcore/db/webhooks'
+import type { WebhookSource } from '@kcore/webhooks'
 import { renderContext } from '../cal/render-context.js'
 import { renderEvent } from '../cal/render-event.js'
 import { renderOrganizer } from '../cal/render-organizer.js'

@@ -1,4 +1,4 @@
-import { WebhookError } from '@kcore/db/webhooks'
+import { WebhookError } from '@kcore/webhooks'
 import { invalidParams } from '../cal/cal-error.js'
 import { HttpError } from '../http-error.js'
 

@@ -1,6 +1,6 @@
 import type { Database } from '@kcore/db'
 import { propertyRuns, testDatabases } from '@kcore/db/testing'
-import { migrateWebhooks, webhookSubscriptions } from '@kcore/db/webhooks'
+import { migrateWebhooks, webhookSubscriptions } from '@kcore/webhooks'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calInvalidInput } from '../cal/invalid-input.js'
@@ -111,6 +111,16 @@ describe.each(testDatabases())('webhook routes on $name', ({ open }) => {
       [{ url: 'ftp://93.184.216.34/', events: ['event.created'] }, 'url'],
       [{ url: 'http://127.0.0.1/', events: ['event.created'] }, 'url'],
       [{ url: 'http://[fd00::1]/', events: ['event.created'] }, 'url'],
+      // IPv6 forms that carry a private IPv4 address, and IPv4 spelled otherwise.
+      [{ url: 'http://[::127.0.0.1]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://[::7f00:1]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://[::10.0.0.1]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://[::169.254.169.254]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://[::ffff:127.0.0.1]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://[64:ff9b::10.0.0.1]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://[2002:a9fe:a9fe::1]/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://0x7f.1/', events: ['event.created'] }, 'url'],
+      [{ url: 'http://0177.0.0.1/', events: ['event.created'] }, 'url'],
       [{ url: 'https://private.test/hook', events: ['event.created'] }, 'url'],
       [{ url: 'https://u:p@93.184.216.34/', events: ['event.created'] }, 'url'],
       [{ events: ['event.created'] }, 'url'],
@@ -118,6 +128,7 @@ describe.each(testDatabases())('webhook routes on $name', ({ open }) => {
       [{ url: 'https://93.184.216.34/', events: [] }, 'events'],
       [{ url: 'https://93.184.216.34/' }, 'events'],
     ]
+    const stored = await (await cal('/webhooks')).json()
     for (const [body, field] of cases) {
       const res = await cal('/webhooks', post(body))
       expect(res.status, JSON.stringify(body)).toBe(400)
@@ -125,6 +136,7 @@ describe.each(testDatabases())('webhook routes on $name', ({ open }) => {
       expect(json.code).toBe('rest_invalid_param')
       expect(Object.keys(json.data.params), JSON.stringify(body)).toEqual([field])
     }
+    expect(await (await cal('/webhooks')).json()).toEqual(stored)
     const k = await kcore(
       '/webhooks',
       post({ url: 'https://93.184.216.34/', events: ['event.created'] }),

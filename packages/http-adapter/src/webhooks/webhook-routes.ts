@@ -3,7 +3,7 @@ import {
   MAX_URL_LENGTH,
   type WebhookApi,
   type WebhookSubscriptions,
-} from '@kcore/db/webhooks'
+} from '@kcore/webhooks'
 import { z } from 'zod'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
@@ -11,7 +11,7 @@ import { type WebhookHttpErrors, webhookErrorToHttp } from './webhook-http-error
 
 export interface WebhookRoutesOptions {
   api: WebhookApi
-  /** `webhookSubscriptions(database, {events, allowPrivate})` of `@kcore/db/webhooks`. */
+  /** `webhookSubscriptions(database, {events, allowPrivate})` of `@kcore/webhooks`. */
   subscriptions: WebhookSubscriptions
   /**
    * Throws the API's 401 unless the caller may manage this API's webhooks (a calendar token; the
