@@ -13,7 +13,7 @@ import {
   updateConflict,
 } from './cal-error.js'
 import { eventCreateBody, eventUpdateBody } from './event-body.js'
-import { eventListKey, answerEventList } from './event-list.js'
+import { answerEventList, eventListKey } from './event-list.js'
 import { eventListQuery } from './event-list-query.js'
 import { checkEventBody, patchReadsEvent, toEventInput, toEventPatch } from './event-write.js'
 import type { RenderContext } from './render-context.js'
