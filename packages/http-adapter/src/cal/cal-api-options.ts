@@ -37,4 +37,9 @@ export interface CalApiOptions {
   webhooks?: WebhookSubscriptions
   /** The clock (tests pin it); default `() => new Date()`. */
   now?: () => Date
+  /**
+   * Bound in bytes of the API's memo of rendered list pages, kept by the store's data revision
+   * (default 32 MiB); `false` keeps nothing.
+   */
+  memoBytes?: number | false
 }

@@ -1,4 +1,5 @@
 import type { CalReader, CalStore } from '@cal/store'
+import type { RevisionMemo } from '@kcore/db'
 import { routeReading } from '../route.js'
 import { unauthorized } from './cal-error.js'
 import { type RenderContext, renderContext } from './render-context.js'
@@ -11,6 +12,8 @@ export interface CalContext {
   /** Service time zone (IANA or `UTC±H[:MM]`). */
   timezone: string
   now: () => Date
+  /** Rendered list answers, kept by the data revision they were read at. */
+  memo: RevisionMemo
 }
 
 /** `route()` for calendar reads: their handlers get the request's {@link CalReader}. */

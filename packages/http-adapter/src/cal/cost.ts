@@ -13,7 +13,12 @@ export interface RenderedCost {
   cost_details: CostDetails
 }
 
-const NUMBER = /\d[\d.,]*/g
+/**
+ * One amount: digits with `.`/`,` marks, an optional exponent (`1e3`, `1.5E-2`: one amount,
+ * never two), and an optional sign: `-` or U+2212 right before the digits, where no digit or
+ * mark precedes it (`-5$`, `$-5`; the dash of `10-20` joins a range).
+ */
+const NUMBER = /(?<![\d.,])([-\u2212]?)(\d[\d.,]*(?:[eE][+-]?\d+)?)/g
 const FREE = /^free$/i
 // A Map, not an object literal: a client's cost text must never reach Object.prototype.
 const CODES = new Map([
@@ -41,7 +46,8 @@ const CODES = new Map([
  * thousands (`1,000`). Returns `undefined` for what is not a number.
  */
 export function parseAmount(text: string): number | undefined {
-  let digits = text.replace(/[.,]+$/, '')
+  const exponent = /[eE]([+-]?\d+)$/.exec(text)
+  let digits = (exponent ? text.slice(0, exponent.index) : text).replace(/[.,]+$/, '')
   const lastComma = digits.lastIndexOf(',')
   const lastDot = digits.lastIndexOf('.')
   if (lastComma >= 0 && lastDot >= 0) {
@@ -58,12 +64,13 @@ export function parseAmount(text: string): number | undefined {
     }
   }
   if (!/^\d+(\.\d+)?$/.test(digits)) return undefined
-  const value = Number(digits)
+  // Too large for a number (1e400, 400 nines): no amount rather than Infinity.
+  const value = Number(exponent ? `${digits}e${exponent[1]}` : digits)
   return Number.isFinite(value) ? value : undefined
 }
 
-/** A number as a plain numeric string (`25.55`, `30`). */
-const numeric = (value: number) => String(Number(value.toFixed(6)))
+/** A number as a plain numeric string (`25.55`, `30`, `-5`; never `-0`). */
+const numeric = (value: number) => String(Number(value.toFixed(6)) || 0)
 
 /**
  * Renders a stored cost (the strings the client wrote): the currency symbol is the non-numeric
@@ -83,8 +90,9 @@ export function renderCost(input: readonly string[] | null | undefined): Rendere
     }
     const matches = [...text.matchAll(NUMBER)]
     for (const match of matches) {
-      const value = parseAmount(match[0])
-      if (value !== undefined) amounts.add(value)
+      const value = parseAmount(match[2] ?? '')
+      // Rounded as shown, so -0.0000001 is Free like 0, and no value shows twice.
+      if (value !== undefined) amounts.add(Number(numeric(match[1] ? -value : value)))
     }
     const first = matches[0]
     if (!symbol && first) {

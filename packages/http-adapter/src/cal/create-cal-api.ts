@@ -1,4 +1,5 @@
 import { isValidTimeZone, rejectNul } from '@cal/store'
+import { createRevisionMemo, type RevisionMemo } from '@kcore/db'
 import type { Api, Route } from '../route.js'
 import { calWebhookErrors, webhookRoutes } from '../webhooks/index.js'
 import { CAL_BASE, CAL_EXPOSED_HEADERS, type CalApiOptions } from './cal-api-options.js'
@@ -12,6 +13,12 @@ import { calStoreError, nameFieldOf } from './store-error.js'
 import { termRoutes } from './term-routes.js'
 import { createTokenAuth } from './token-auth.js'
 import { venueRoutes } from './venue-routes.js'
+
+/** The API's memo of rendered answers; with `false` every answer is computed. */
+function answerMemo(maxBytes: number | false = 32 * 1024 * 1024): RevisionMemo {
+  if (maxBytes === false) return { get: (_revision, _key, compute) => compute() }
+  return createRevisionMemo({ maxBytes })
+}
 
 /**
  * The calendar events API under `/cal/events/v1` (The Events Calendar REST API v1 shapes,
@@ -30,6 +37,7 @@ export function createCalApi(options: CalApiOptions): Api {
     auth: createTokenAuth(options.tokens),
     timezone,
     now: options.now ?? (() => new Date()),
+    memo: answerMemo(options.memoBytes),
   }
   const api: Api = {
     base: CAL_BASE,

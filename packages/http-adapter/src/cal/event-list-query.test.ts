@@ -8,6 +8,7 @@ const contextAt = (iso: string): CalContext => ({
   auth: { identify: () => ({ authenticated: false }) } as unknown as CalContext['auth'],
   timezone: 'UTC',
   now: () => new Date(iso),
+  memo: { get: (_revision, _key, compute) => compute() },
 })
 
 describe('toEventFilter', () => {

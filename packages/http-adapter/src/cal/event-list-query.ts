@@ -1,20 +1,22 @@
 import type { EventListFilter, TermRef } from '@cal/store'
 import { endOfDayInstant, startOfDayInstant } from '@cal/store'
 import { z } from 'zod'
-import type { CalContext } from './cal-context.js'
+import { type CalContext, callerOf } from './cal-context.js'
 import { invalidParams } from './cal-error.js'
+import { wantsCalendar } from './feed-format.js'
 import { modifiedQuery, toModifiedFilter } from './modified-query.js'
 import { type DateInput, isDateInput, parseDateInput, readDateInput } from './parse-date-input.js'
 import {
   eventIdList,
   idList,
   idParam,
+  paging,
   pagingQuery,
   queryBoolean,
   stringList,
 } from './request-schemas.js'
 import { fieldsQuery } from './sparse-fields.js'
-import { statusQuery } from './status-query.js'
+import { resolveStatuses, statusQuery } from './status-query.js'
 
 const dateQuery = (description: string) =>
   z
@@ -166,4 +168,44 @@ export function toEventFilter(
     ...toModifiedFilter(q, ctx),
   }
   return filter
+}
+
+/** A `GET /events` request as the store and the renderers take it. */
+export interface EventListRequest {
+  /** The store's filter: of one page, or (`feed`) of the whole feed. */
+  filter: EventListFilter
+  /** The iCalendar feed (`format=ics` or `Accept: text/calendar`) instead of a JSON page. */
+  feed: boolean
+  /** The caller holds a token: sees every status but trash, and protected events' text. */
+  privileged: boolean
+  page: number
+  perPage: number
+  /** `_fields`. */
+  fields?: string[]
+}
+
+/**
+ * Reads a `GET /events` request into the store's filter, in one place: the caller's statuses
+ * (401 for an anonymous caller asking for more than `publish`), the dates and bounds
+ * ({@link toEventFilter}), paging, and whether the feed is asked for.
+ */
+export function readEventList(
+  query: EventListQuery,
+  request: Request,
+  ctx: CalContext,
+): EventListRequest {
+  const caller = callerOf(ctx, request)
+  const status = resolveStatuses(query.status, caller)
+  const privileged = caller.authenticated
+  const base = { ...toEventFilter(query, ctx), status, privileged }
+  const feed = wantsCalendar(query.format, request.headers.get('accept'))
+  const { page, perPage, limit, offset } = paging(query)
+  return {
+    filter: feed ? base : { ...base, limit, offset },
+    feed,
+    privileged,
+    page,
+    perPage,
+    fields: query._fields,
+  }
 }

@@ -1,12 +1,6 @@
-import {
-  type CalEvent,
-  type CalReader,
-  CalStaleReadError,
-  type EventListFilter,
-  type SeriesScope,
-} from '@cal/store'
+import { type CalEvent, CalStaleReadError, type SeriesScope } from '@cal/store'
 import { z } from 'zod'
-import { jsonResponse, measuredResponse } from '../json-response.js'
+import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { objectBody } from './body-fields.js'
 import { calCacheKey } from './cache-key.js'
@@ -19,17 +13,14 @@ import {
   updateConflict,
 } from './cal-error.js'
 import { eventCreateBody, eventUpdateBody } from './event-body.js'
-import { eventListQuery, toEventFilter } from './event-list-query.js'
+import { answerEventList, eventListKey } from './event-list.js'
+import { eventListQuery } from './event-list-query.js'
 import { checkEventBody, patchReadsEvent, toEventInput, toEventPatch } from './event-write.js'
-import { wantsCalendar } from './feed-format.js'
-import { eventsCalendar, ICAL_MAX_EVENTS, ICAL_TYPE } from './ical-feed.js'
-import { listAnswer } from './list-response.js'
 import type { RenderContext } from './render-context.js'
 import { renderEvent } from './render-event.js'
-import { paging, pathId, seriesScope, storableEventId } from './request-schemas.js'
+import { pathId, seriesScope, storableEventId } from './request-schemas.js'
 import { errorResponses, eventRecord, listEnvelope } from './response-schemas.js'
 import { fieldsQuery, pickFields } from './sparse-fields.js'
-import { resolveStatuses } from './status-query.js'
 
 /** Reads of an event an update may make when other writes keep changing it under the update. */
 const STALE_READ_ATTEMPTS = 5
@@ -45,40 +36,6 @@ const readQuery = z.object({
 async function renderOne(ctx: CalContext, event: CalEvent, render: RenderContext) {
   const relations = await ctx.store.relations([event])
   return renderEvent(event, relations, render)
-}
-
-/** A page of events and their venues, organizers and terms, read in one snapshot. */
-function listWithRelations(reader: CalReader, filter: EventListFilter) {
-  return reader.events.listWith(filter, async (result, records) => ({
-    result,
-    relations: await records.relations(result.items),
-  }))
-}
-
-/**
- * The whole filtered list, bounded by {@link ICAL_MAX_EVENTS}, as iCalendar. `X-CAL-Total` says
- * how many matched, so a client can tell a cut feed from a complete one.
- */
-async function eventFeed(
-  ctx: CalContext,
-  reader: CalReader,
-  filter: EventListFilter,
-  url: URL,
-): Promise<Response> {
-  // Each series once, with its rules; its edited occurrences as events of their own.
-  const { result, relations } = await listWithRelations(reader, {
-    ...filter,
-    limit: ICAL_MAX_EVENTS,
-    offset: 0,
-    series_rows: true,
-  })
-  const render = renderFor(ctx, url, filter.privileged === true)
-  const body = eventsCalendar(result.items, relations, render, `Events · ${url.host}`)
-  return measuredResponse(body, 200, {
-    'Content-Type': ICAL_TYPE,
-    'X-CAL-Total': String(result.total),
-    'X-CAL-Feed-Events': String(result.items.length),
-  })
 }
 
 /** The event routes: list, create, read/update/delete by id and by slug. */
@@ -195,9 +152,6 @@ export function eventRoutes(ctx: CalContext): Route[] {
     }),
   ]
 
-  // The default window moves with the clock: the resolved filter is part of the key.
-  const listKey = calCacheKey(ctx, ({ query }) => JSON.stringify(toEventFilter(query, ctx)))
-
   const findById = async (p: { id: number } | { slug: string }) =>
     'id' in p
       ? storableEventId(p.id)
@@ -210,7 +164,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
       method: 'GET',
       path: '/events',
       summary: 'List events',
-      cacheKey: listKey,
+      cacheKey: eventListKey(ctx),
       responses: {
         200: {
           description: 'One page of events, or with format=ics the iCalendar feed',
@@ -225,50 +179,7 @@ export function eventRoutes(ctx: CalContext): Route[] {
       description:
         'Events overlapping the date window, ordered by start date then id. With `format=ics` or `Accept: text/calendar`: the same filters as one iCalendar feed (no paging; at most 5,000 events).',
       query: eventListQuery,
-      handle: async (input) => {
-        const { query, request, url, reader, cacheKey } = input
-        const caller = callerOf(ctx, request)
-        const status = resolveStatuses(query.status, caller)
-        const filter = toEventFilter(query, ctx)
-        if (wantsCalendar(query.format, request.headers.get('accept'))) {
-          return eventFeed(
-            ctx,
-            reader,
-            { ...filter, status, privileged: caller.authenticated },
-            url,
-          )
-        }
-        const { page, perPage, limit, offset } = paging(query)
-        // The rendered page, kept at the reader's revision: a repeated list is one lookup. Links
-        // are built on the public origin and dates rendered in the service zone, so both are
-        // part of the key (two APIs may share one store).
-        const memoKey = [cacheKey ?? listKey(input).key, url.origin, ctx.timezone].join('\u0000')
-        const answer = await reader.memo(memoKey, async () => {
-          const { result, relations } = await listWithRelations(reader, {
-            ...filter,
-            status,
-            privileged: caller.authenticated,
-            limit,
-            offset,
-          })
-          const render = renderFor(ctx, url, caller.authenticated)
-          const items = result.items.map((e) =>
-            renderEvent(e, relations, render, { hideText: !caller.authenticated }),
-          )
-          return listAnswer({
-            key: 'events',
-            kind: 'event',
-            items,
-            total: result.total,
-            page,
-            perPage,
-            url,
-            fields: query._fields,
-            syncToken: await reader.syncToken(),
-          })
-        })
-        return answer.response()
-      },
+      handle: (input) => answerEventList(ctx, input),
     }),
     route({
       method: 'POST',

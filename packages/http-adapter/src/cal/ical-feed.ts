@@ -1,15 +1,17 @@
-import {
-  type CalEvent,
-  checkRecurrence,
-  type EventRelations,
-  formatLocalDateTime,
-  type PostStatus,
-  type RecurrenceInput,
-} from '@cal/store'
+import type { CalEvent, EventRelations, PostStatus } from '@cal/store'
 import ical, { type ICalEventData, ICalEventStatus } from 'ical-generator'
-import { Temporal } from 'temporal-polyfill'
-import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library'
+import {
+  feedSpans,
+  icalTimes,
+  instantTimes,
+  isSeries,
+  plainRecurrenceId,
+} from './feed-event-times.js'
 import type { RenderContext } from './render-context.js'
+import { type FeedWindow, type SeriesLines, seriesLines } from './series-feed-lines.js'
+import { vtimezone } from './vtimezone.js'
+
+export type { FeedWindow } from './series-feed-lines.js'
 
 /** Most events one feed carries (paging does not apply to feeds; the list order decides). */
 export const ICAL_MAX_EVENTS = 5000
@@ -26,24 +28,6 @@ const STATUS: Record<PostStatus, ICalEventStatus> = {
   trash: ICalEventStatus.CANCELLED,
 }
 
-const KNOWN_ZONES: ReadonlySet<string> = new Set(tzlib_get_timezones())
-
-/**
- * The VTIMEZONE block of `zone`, or null when the library does not know it. The library files
- * an alias under its canonical zone (`Europe/Amsterdam` → `Europe/Brussels`, same rules), so
- * the block is renamed to the zone the events' `TZID` names.
- */
-export function vtimezone(zone: string): string | null {
-  // Asked only about zones it knows: for any other it writes to stderr (console.error), past
-  // the host's logger, on every render.
-  if (!KNOWN_ZONES.has(zone)) return null
-  const block = tzlib_get_ical_block(zone)
-  if (!Array.isArray(block) || typeof block[0] !== 'string') return null
-  return block[0]
-    .replace(/^TZID:.*$/m, `TZID:${zone}`)
-    .replace(/^X-LIC-LOCATION:.*$/m, `X-LIC-LOCATION:${zone}`)
-}
-
 /**
  * The stable UID of an event: its id on this host (ids never change or get reused). An edited
  * occurrence shares its series' UID (RFC 5545: told apart by its RECURRENCE-ID).
@@ -51,73 +35,18 @@ export function vtimezone(zone: string): string | null {
 export const eventUid = (event: CalEvent, ctx: RenderContext) =>
   `cal-event-${event.edited ? event.post_parent : event.id}@${ctx.host}`
 
+/** Marks a RECURRENCE-ID that names its occurrence by the rules' wall time. */
+const WALL_CLOCK_ID = 'X-CAL-RECURRENCE-ID:WALL-CLOCK'
+
 /**
- * The RRULE/RDATE/EXDATE lines of a series' own record (`series_rows`): its rules, plus an
- * EXDATE for each edited occurrence the feed does not carry (filtered out, or moved out of the
- * window), so that a client expanding the feed sees exactly the listed occurrences.
+ * Property lines written as given, through the library's rule text (lines after DTEND, kept
+ * as they are when there are several). A lone line that is not an RRULE would be taken for a
+ * rule's text, so `marker`, an x-property saying what the lines are, goes with it.
  */
-function seriesLines(series: CalEvent, carried: ReadonlySet<number>): string {
-  const recurrence = series.recurrence as RecurrenceInput
-  const walls = (series.edited_starts ?? [])
-    .filter((at) => !carried.has(at.getTime()))
-    .map((at) => {
-      const wall = formatLocalDateTime(at, series.timezone)
-      return series.all_day ? wall.slice(0, 10) : wall
-    })
-  const input = { ...recurrence, exdates: [...(recurrence.exdates ?? []), ...walls] }
-  const shape = {
-    start: series.start,
-    end: series.end,
-    timezone: series.timezone,
-    all_day: series.all_day,
-  }
-  return checkRecurrence(input, shape).icalLines().join('\n')
-}
-
-/** How an event is written: a single one, a series with its rules, or an edited occurrence. */
-function recurrenceData(
-  event: CalEvent,
-  carried: ReadonlyMap<number, Set<number>>,
-): Pick<ICalEventData, 'repeating' | 'recurrenceId' | 'x'> {
-  if (event.edited && event.occurrence_start) {
-    const at = event.occurrence_start
-    if (event.all_day) {
-      // A date, as the series' DTSTART (the library writes RECURRENCE-ID as a date-time only;
-      // its x-properties given as pairs are written as they are).
-      const day = allDayDates({ ...event, start: at, end: at })
-        .start.toString()
-        .replace(/-/g, '')
-      return { x: [['RECURRENCE-ID;VALUE=DATE', day]] }
-    }
-    if (vtimezone(event.timezone) === null) return { recurrenceId: at }
-    return {
-      recurrenceId: Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(
-        event.timezone,
-      ),
-    }
-  }
-  if (event.recurrence && event.edited_starts) {
-    return { repeating: seriesLines(event, carried.get(event.id) ?? new Set()) }
-  }
-  return {}
-}
-
-/** An all-day event's day range: its first day, and the day after its last (DTEND is exclusive). */
-function allDayDates(event: CalEvent) {
-  const day = (at: Date) =>
-    Temporal.Instant.fromEpochMilliseconds(at.getTime())
-      .toZonedDateTimeISO(event.timezone)
-      .toPlainDate()
-  return { start: day(event.start), end: day(event.end).add({ days: 1 }) }
-}
-
-function times(event: CalEvent): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
-  if (event.all_day) return { ...allDayDates(event), allDay: true }
-  // Unknown to the zone library: plain UTC instants, still exact.
-  if (vtimezone(event.timezone) === null) return { start: event.start, end: event.end }
-  const zoned = (at: Date) =>
-    Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(event.timezone)
-  return { start: zoned(event.start), end: zoned(event.end), timezone: event.timezone }
+function rawLines(lines: string[], marker: string): string | null {
+  if (lines.length === 0) return null
+  if (lines.length === 1 && !lines[0]?.startsWith('RRULE:')) return [...lines, marker].join('\n')
+  return lines.join('\n')
 }
 
 function location(event: CalEvent, relations: EventRelations): ICalEventData['location'] {
@@ -138,22 +67,82 @@ function location(event: CalEvent, relations: EventRelations): ICalEventData['lo
   return address ? `${venue.name}, ${address}` : venue.name
 }
 
+/** The fields of an event's VEVENT other than its times and recurrence. */
+function described(
+  event: CalEvent,
+  relations: EventRelations,
+  ctx: RenderContext,
+): Omit<ICalEventData, 'start'> {
+  const organizer = event.organizer_ids
+    .map((id) => relations.organizers.get(id))
+    .find((o) => o?.email)
+  return {
+    id: eventUid(event, ctx),
+    sequence: event.sequence,
+    summary: event.title,
+    description: event.password_protected ? null : event.description || null,
+    location: location(event, relations),
+    organizer: organizer?.email ? { name: organizer.name, email: organizer.email } : null,
+    categories: event.category_ids.flatMap((id) => {
+      const term = relations.terms.get(id)
+      return term ? [{ name: term.name }] : []
+    }),
+    url: `${ctx.origin}/event/${event.slug}/`,
+    created: event.created,
+    lastModified: event.modified,
+    stamp: event.modified,
+    status: STATUS[event.status],
+  }
+}
+
+/** A series' VEVENT, then its detached occurrences (same fields, the server's instants). */
+function seriesEvents(
+  series: CalEvent,
+  lines: SeriesLines,
+  fields: Omit<ICalEventData, 'start'>,
+): ICalEventData[] {
+  const own: ICalEventData = {
+    ...fields,
+    ...icalTimes(series),
+    repeating: rawLines(lines.lines, 'X-CAL-RECURRENCE:OCCURRENCES'),
+    x: lines.duration ? [['DURATION', lines.duration]] : [],
+  }
+  return [
+    own,
+    ...lines.detached.map((d) => ({
+      ...fields,
+      ...instantTimes(series.timezone, d.startMs, d.endMs),
+      repeating: rawLines([d.recurrenceId], WALL_CLOCK_ID),
+    })),
+  ]
+}
+
 /**
  * An RFC 5545 calendar of `events` (already filtered, ordered and bounded by the caller):
  * one VEVENT each, a VTIMEZONE for each zone used, all-day events as `VALUE=DATE`. A
  * password-protected event never carries its description or excerpt here: feeds are shared
- * and cached by calendar apps, whoever fetched them.
+ * and cached by calendar apps, whoever fetched them. `window` is the list's date window: a
+ * series is written so that readers expanding it over the window get the server's
+ * occurrences (`seriesLines`).
  */
 export function eventsCalendar(
   events: readonly CalEvent[],
   relations: EventRelations,
   ctx: RenderContext,
   name: string,
+  window: FeedWindow = {},
 ): string {
+  const spans = feedSpans(events, window)
   const calendar = ical({
     name,
     prodId: { company: ctx.host, product: 'cal-events', language: 'EN' },
-    timezone: { name: null, generator: vtimezone },
+    timezone: {
+      name: null,
+      generator: (zone) => {
+        const span = spans.get(zone)
+        return span ? vtimezone(zone, span.from, span.to) : null
+      },
+    },
   })
   // The edited occurrences each series' VEVENT is followed by (by original start).
   const carried = new Map<number, Set<number>>()
@@ -163,28 +152,31 @@ export function eventsCalendar(
     starts.add(event.occurrence_start.getTime())
     carried.set(event.post_parent, starts)
   }
+  const series = new Map<number, SeriesLines>()
   for (const event of events) {
-    const organizer = event.organizer_ids
-      .map((id) => relations.organizers.get(id))
-      .find((o) => o?.email)
+    if (isSeries(event)) {
+      series.set(event.id, seriesLines(event, window, carried.get(event.id) ?? new Set()))
+    }
+  }
+  for (const event of events) {
+    const fields = described(event, relations, ctx)
+    const lines = series.get(event.id)
+    if (lines) {
+      for (const data of seriesEvents(event, lines, fields)) calendar.createEvent(data)
+      continue
+    }
+    if (!event.edited || !event.occurrence_start) {
+      calendar.createEvent({ ...fields, ...icalTimes(event) })
+      continue
+    }
+    // An edited occurrence names its occurrence as its series wrote it.
+    const id = series
+      .get(event.post_parent ?? 0)
+      ?.recurrenceIds.get(event.occurrence_start.getTime())
     calendar.createEvent({
-      id: eventUid(event, ctx),
-      sequence: event.sequence,
-      ...times(event),
-      ...recurrenceData(event, carried),
-      summary: event.title,
-      description: event.password_protected ? null : event.description || null,
-      location: location(event, relations),
-      organizer: organizer?.email ? { name: organizer.name, email: organizer.email } : null,
-      categories: event.category_ids.flatMap((id) => {
-        const term = relations.terms.get(id)
-        return term ? [{ name: term.name }] : []
-      }),
-      url: `${ctx.origin}/event/${event.slug}/`,
-      created: event.created,
-      lastModified: event.modified,
-      stamp: event.modified,
-      status: STATUS[event.status],
+      ...fields,
+      ...icalTimes(event),
+      ...(id ? { repeating: rawLines([id], WALL_CLOCK_ID) } : plainRecurrenceId(event)),
     })
   }
   return withoutControls(calendar.toString())
