@@ -103,7 +103,7 @@ const url = new URL(baseUrl)
 url.pathname = `/${dbName}`
 const database = await openDatabase({ url: url.toString() })
 try {
-  const store = createCalStore(database, { memoBytes: false })
+  const store = createCalStore(database)
   await store.migrate()
   const seeded = (await store.isEmpty())
     ? await seed(store)

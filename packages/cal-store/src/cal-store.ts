@@ -1,4 +1,4 @@
-import type { DialectName, LockResult, Sized } from '@kcore/db'
+import type { DialectName, LockResult } from '@kcore/db'
 import type { Kysely } from 'kysely'
 import type { ChangesPage, ChangesQuery } from './changes.js'
 import type { CommittedChanges } from './committed-changes.js'
@@ -88,12 +88,6 @@ export interface CalReader {
   readonly organizers: Pick<OrganizerRepository, 'list'>
   readonly categories: Pick<TermRepository, 'list'>
   readonly tags: Pick<TermRepository, 'list'>
-  /**
-   * The value of `key` at this reader's revision, computed once and kept (bounded, least
-   * recently used first) for later readers at the same revision; a newer revision drops it.
-   * `key` must say everything the value depends on besides the stored data.
-   */
-  memo<T extends Sized>(key: string, compute: () => Promise<T>): Promise<T>
   /**
    * The changes feed's token at the revision of the snapshot this reader's last list was
    * read in ({@link revision} before any): the list shows every change up to it and none after,

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { sql } from 'kysely'
 import { type ChangeRow, fold } from './changes.js'
 import type { CalChange } from './record-change.js'
 import type { CalDb } from './store-context.js'

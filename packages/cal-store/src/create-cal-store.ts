@@ -1,4 +1,4 @@
-import { createRevisionMemo, type Database, revisionReads } from '@kcore/db'
+import { type Database, revisionReads } from '@kcore/db'
 import { sql } from 'kysely'
 import type { CalReader, CalStore } from './cal-store.js'
 import {
@@ -34,11 +34,6 @@ export interface CalStoreOptions {
   /** Clock for `created`/`modified` stamps; default `() => new Date()`. */
   now?: () => Date
   /**
-   * Bound of {@link CalReader.memo} in bytes (default 32 MiB); `false` keeps nothing (every
-   * `memo` call computes).
-   */
-  memoBytes?: number | false
-  /**
    * Days the changes feed keeps its history (default 30): a token older than that, or whose
    * changes are no longer kept, is expired ({@link CalReader.changes}). `migrate()` stores it
    * in the database (`cal_sync.retention_days`), whose commits trim the history by it.
@@ -60,8 +55,6 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     revision: revisionReads(database, REVISION_CHANNEL, () => queryRevision(db)),
   }
   const model = createEventListModel()
-  const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
-  const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
   const retentionDays = options.changesRetentionDays ?? 30
   if (!(retentionDays > 0 && retentionDays < 100_000)) {
@@ -159,7 +152,6 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
             inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_tag').list(filter)),
           ),
       },
-      memo: (key, compute) => (memo ? memo.get(revision, key, compute) : compute()),
       syncToken: async () => (await feed()).encode({ revision: listedAt ?? at }, ctx.now()),
       async changes({ since, limit = DEFAULT_CHANGES_PAGE, view = 'public' }) {
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_PAGE) {

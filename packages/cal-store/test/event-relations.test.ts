@@ -28,7 +28,6 @@ describe.each(testDatabases())('event relations on $name', ({ open }) => {
     database = await open()
     const counted = countingStore(database, {
       now: () => new Date('2026-03-01T12:00:00Z'),
-      memoBytes: false,
     })
     store = counted.store
     cost = counted.cost

@@ -20,7 +20,6 @@ describe.each(testDatabases())('statements per event list on $name', ({ open }) 
     database = await open()
     const counted = countingStore(database, {
       now: () => T('2026-03-01T12:00:00Z'),
-      memoBytes: false,
     })
     store = counted.store
     cost = counted.cost

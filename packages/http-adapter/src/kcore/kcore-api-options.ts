@@ -1,6 +1,6 @@
-import type { WebhookSubscriptions } from '@kcore/webhooks'
 import type { SnapshotProvider } from '@kcore/engine'
 import type { KcoreStore, Scheduler, SyncRunner } from '@kcore/store'
+import type { WebhookSubscriptions } from '@kcore/webhooks'
 
 /** Where the k-core API is mounted. */
 export const KCORE_BASE = '/api'
