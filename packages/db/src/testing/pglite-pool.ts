@@ -2,7 +2,6 @@ import { readFile, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import type { Database } from '../database.js'
 import { openSupervised } from '../pglite-database.js'
 import type { EngineEvents, PgliteEngine } from '../pglite-engine.js'
@@ -117,6 +116,8 @@ function pgliteTemplate(): Promise<Blob> {
     try {
       return new Blob([await readFile(file)])
     } catch {
+      // Loaded here: a test process that opens no PGlite (PostgreSQL, the engine's) never loads it.
+      const { PGlite } = await import('@electric-sql/pglite')
       const pglite = await PGlite.create()
       try {
         const dump = await pglite.dumpDataDir('none')
