@@ -1,13 +1,16 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { SlowestFiles } from './.ci/slowest-files.js'
 
 // Three sizes of one suite (see "Tests" in the README):
 // - `pnpm test` (default): every package, on PGlite and on PostgreSQL when DATABASE_URL is set,
 //   fuzz at reduced size, without the process suites (`*.slow.test.ts`: child processes, other
 //   runtimes, browsers, concurrency model runs).
 // - `pnpm test:all` (KCORE_TEST_LEVEL=all, what CI runs): the default suites plus the process
-//   suites, fuzz at a size that fits CI with a fresh seed each run, real-file parity on a sample
-//   that rotates each run.
+//   suites, fuzz at a size that fits CI with a fresh seed each run, real-file parity and costly
+//   case tables on a sample that rotates each run (`rotatingSample` of `@kcore/db/testing`).
+// - `pnpm test:flakes`: the CI level three times in a row, files shuffled with a fresh seed
+//   each time, while a CPU hog holds one of the two cores (`.ci/flakes.sh`).
 // - `pnpm test:full` (KCORE_TEST_LEVEL=full): everything at full size, `*.full.test.ts` included
 //   (parity on every real file, fuzz at 10,000 runs per property).
 const level = process.env.KCORE_TEST_LEVEL ?? 'default'
@@ -45,9 +48,13 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    // The explorer page's bundles, which the mount, bundle and browser tests serve.
-    globalSetup: ['packages/explorer/test/build-page.global-setup.ts'],
+    // The explorer page's bundles; this run's name for its throwaway PostgreSQL databases.
+    globalSetup: [
+      'packages/explorer/test/build-page.global-setup.ts',
+      'packages/db/test/throwaway-databases.global-setup.ts',
+    ],
     env: process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS },
+    reporters: ['default', new SlowestFiles()],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -57,7 +64,8 @@ export default defineConfig({
     maxWorkers: WORKERS,
     minWorkers: WORKERS,
     // Test files share their worker's module cache (no file mocks modules or globals): imports
-    // and PGlite's WebAssembly load once per worker, not once per file.
+    // load once per worker, not once per file, and `testDatabases()` keeps its PGlite engines
+    // between files.
     isolate: false,
     projects: [
       {
@@ -74,14 +82,11 @@ export default defineConfig({
             {
               extends: true,
               test: {
-                // Suites that start servers, other runtimes, browsers and child processes, and
-                // measure what a lone process sees: one fork, one file at a time, after the
-                // unit files have run (in the same pool, so they never compete with them).
+                // Suites that start servers, other runtimes, browsers and child processes. They
+                // assert what happens, never how fast, so they share the pool with the rest.
                 name: 'process',
                 include: [SLOW],
                 exclude,
-                poolOptions: { forks: { singleFork: true } },
-                sequence: { groupOrder: 1 },
               },
             },
           ]),

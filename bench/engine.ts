@@ -10,9 +10,10 @@
 //   BENCH_ROUNDS=9 BENCH_FILES=20130201.as-rel.txt.bz2,20240801.as-rel.txt.bz2 pnpm bench:engine
 //   BENCH_WORKERS=1,2 pnpm bench:engine   (bytes -> shell indices on pools of 1 and 2 workers)
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import os from 'node:os'
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { coreDecomposition, DecomposePool, parseAsRel, toGraph } from '@kcore/engine'
 import type Graph from 'graphology'
@@ -219,8 +220,72 @@ console.log(
 console.log(
   `bytes → shell indices: DecomposePool.decompose (what decomposeInWorker runs; a bzip2 file split across the pool's workers), one thread for bzcat`,
 )
-for (const pool of pools) await pool.close()
 bzcatTimer.close()
+
+// The thread that answers requests while workers decode a 12-month refresh (issue #45 item 5):
+// the last 12 serial-1 files, two at a time (a refresh's lookahead), on a heap the size of a
+// server's read models (BENCH_HEAP_MB of small objects); its event-loop delay and its garbage
+// collections, with the whole graph sent back (decompose) and with the links encoded in the
+// worker (decomposeToLinks: what a store needs).
+if (process.env.BENCH_REFRESH !== '0') {
+  const history = `${caida}history/serial-1/`
+  const months = readdirSync(history)
+    .filter((name) => name.endsWith('.bz2'))
+    .sort()
+    .slice(-12)
+  const snapshots = await Promise.all(
+    months.map(async (m) => new Uint8Array(await readFile(history + m))),
+  )
+  const heapMb = Number(process.env.BENCH_HEAP_MB ?? 300)
+  const heap = Array.from({ length: heapMb * 7_000 }, (_, i) => ({
+    i,
+    key: String(i),
+    pair: [i, i],
+  }))
+  const pool = pools.at(-1)!
+  const refresh = async (way: 'decompose' | 'decomposeToLinks') => {
+    const pauses: number[] = []
+    const gcs = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) pauses.push(entry.duration)
+    })
+    gcs.observe({ entryTypes: ['gc'] })
+    const delay = monitorEventLoopDelay({ resolution: 5 })
+    delay.enable()
+    const start = performance.now()
+    let next = 0
+    let done = 0
+    await Promise.all(
+      [0, 1].map(async () => {
+        // each result dropped once received, as a store drops it once stored
+        while (next < snapshots.length) if (await pool[way](snapshots[next++]!)) done++
+      }),
+    )
+    const elapsed = performance.now() - start
+    delay.disable()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    gcs.disconnect()
+    const ms = (ns: number) => (ns / 1e6).toFixed(1)
+    console.log(
+      `  ${way}: ${(elapsed / 1000).toFixed(1)} s; event-loop delay p50 ${ms(delay.percentile(50))}, p99 ${ms(delay.percentile(99))}, max ${ms(delay.max)} ms (target p99 ≤ 50, max ≤ 250); ` +
+        `${pauses.length} collections, ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms, the longest ${Math.max(0, ...pauses).toFixed(0)} ms (${done} snapshots)`,
+    )
+  }
+  console.log(
+    `\nthe main thread while ${pool.size} workers decode ${months[0]} … ${months.at(-1)} (${heap.length} objects on the heap, ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB used):`,
+  )
+  await pool.decompose(snapshots[0]!) // warm
+  for (const way of [
+    'decompose',
+    'decomposeToLinks',
+    'decompose',
+    'decomposeToLinks',
+    'decompose',
+    'decomposeToLinks',
+  ] as const) {
+    await refresh(way)
+  }
+}
+for (const pool of pools) await pool.close()
 console.log(
   `load average at the end: ${os
     .loadavg()

@@ -9,7 +9,7 @@
 import { createHandler } from '@kcore/http-adapter'
 import { warmUp } from '@kcore/service'
 import { createKcoreStore } from '@kcore/store'
-import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
+import { openTrendHistory, readOnlyKcoreOptions, untilModelLoaded } from './trend-history.js'
 
 const asn = Number(process.argv[2])
 const { database } = await openTrendHistory(
@@ -17,9 +17,9 @@ const { database } = await openTrendHistory(
   Number(process.env.BENCH_SNAPSHOTS ?? 460),
 )
 try {
-  const store = createKcoreStore(database, { memoBytes: false })
+  const store = createKcoreStore(database)
   await store.migrate()
-  const handler = createHandler({ kcore: readOnlyKcoreOptions(store) })
+  const handler = createHandler({ kcore: readOnlyKcoreOptions(store, { cached: false }) })
   let warmMs: number | undefined
   if (!process.argv.includes('--cold')) {
     const warmStart = performance.now()
@@ -33,7 +33,7 @@ try {
   let loadMs: number | undefined
   if (process.argv.includes('--load')) {
     const loadStart = performance.now()
-    await store.loadTrendModel()
+    await untilModelLoaded(store, asn)
     loadMs = performance.now() - loadStart
   }
   console.log(JSON.stringify({ ms, status: answer.status, warmMs, loadMs }))

@@ -6,7 +6,7 @@
 //   pnpm bench:recurrence            (BENCH_ROUNDS=5)
 
 import os from 'node:os'
-import { compileRecurrence, RecurrenceError } from '../packages/cal-store/src/recurrence/index.js'
+import { compileRecurrence, RecurrenceError } from '@cal/recurrence'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const start = '2026-01-05 10:00:00' // a Monday

@@ -90,20 +90,31 @@ export async function openTrendHistory(dbName: string, snapshotCount: number) {
     )
     // No VACUUM or ANALYZE here: one blob row per snapshot, nothing for them to do.
   }
-  // As a backfill ends (`syncFromProvider`): the trend index takes the snapshots it lacks.
-  const indexStart = performance.now()
-  const indexed = await store.indexTrends('ipv4')
-  if (indexed > 0)
-    console.log(
-      `trend index: ${indexed} snapshots in ${((performance.now() - indexStart) / 1000).toFixed(1)} s`,
-    )
   return { database, store }
 }
 
-/** kcore API options for a read-only bench over `store`: no provider work, no scheduler. */
-export function readOnlyKcoreOptions(store: KcoreStore) {
+/**
+ * Reads trends of `asn` through `store` until they come from its in-memory read model (whose
+ * points are frozen; the database's search makes new ones), three at a time so that one of
+ * them waits for the model's whole catch-up instead of a step per read.
+ */
+export async function untilModelLoaded(store: KcoreStore, asn = 3356): Promise<void> {
+  for (;;) {
+    const reader = await store.reader()
+    const views = await Promise.all([1, 2, 3].map(() => reader.trends('ipv4', [asn])))
+    if (views.every((view) => Object.isFrozen(view.trends.get(asn)?.[0] ?? Object.freeze({}))))
+      return
+  }
+}
+
+/**
+ * kcore API options for a read-only bench over `store`: no provider work, no scheduler; with
+ * `cached: false` the API keeps no trend answers (every request reads its trend).
+ */
+export function readOnlyKcoreOptions(store: KcoreStore, { cached = true } = {}) {
   return {
     store,
+    ...(cached ? {} : { trendMemoBytes: false as const }),
     provider: {
       list: async () => [],
       open: async (): Promise<ReadableStream<Uint8Array>> => {

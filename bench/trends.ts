@@ -5,7 +5,7 @@
 //   1. the handler (createHandler + @hono/node-server) answering GET /api/trends/{asn}, and
 //   2. a bare node:http server answering the same bytes,
 // and prints req/s of both, their ratio (target >= 0.5) and the handler's p99 (target <= 20 ms).
-// A third run uses the handler with its response cache off (every request queries PostgreSQL).
+// A third run uses the handler with its response cache off (every request reads the model).
 //
 //   pnpm bench:trends                    (BENCH_SECONDS=10, BENCH_SNAPSHOTS=460)
 //   BENCH_FRESH=1 pnpm bench:trends      rebuild the database instead of reusing it
@@ -17,9 +17,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createHandler } from '@kcore/http-adapter'
-import { createKcoreStore } from '@kcore/store'
 import autocannon from 'autocannon'
-import { openTrendHistory, readOnlyKcoreOptions } from './trend-history.js'
+import { openTrendHistory, readOnlyKcoreOptions, untilModelLoaded } from './trend-history.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const snapshotCount = Number(process.env.BENCH_SNAPSHOTS ?? 460)
@@ -29,10 +28,9 @@ const { database, store } = await openTrendHistory('kcore_bench_trends', snapsho
 
 const kcoreOptions = readOnlyKcoreOptions(store)
 const handler = createHandler({ kcore: kcoreOptions })
-// The same over a store that keeps no answers (memoBytes: false): every request reads its trend.
-const uncachedStore = createKcoreStore(database, { memoBytes: false })
-await Promise.all([store.loadTrendModel(), uncachedStore.loadTrendModel()])
-const uncached = createHandler({ kcore: readOnlyKcoreOptions(uncachedStore) })
+// The same store through an API that keeps no trend answers: every request reads its trend.
+await untilModelLoaded(store, ASN)
+const uncached = createHandler({ kcore: readOnlyKcoreOptions(store, { cached: false }) })
 const path = `/api/trends/${ASN}`
 const sample = await handler(new Request(`http://localhost${path}`))
 if (sample.status !== 200) throw new Error(`GET ${path}: ${sample.status} ${await sample.text()}`)

@@ -11,7 +11,7 @@
 #   - the same run on each Node of KCORE_CONSUMER_NODES (default "22 24"; npm's `node@N` package,
 #     cached after the first run; set it empty to use only this machine's Node).
 # Run: pnpm test:consumer   (builds what is stale first, with type declarations).
-# `run.sh --attw-only` stops after attw (what `pnpm lint` runs).
+# `run.sh --attw-only` stops after attw (what `pnpm lint` runs); `run.sh --no-attw` skips it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -35,14 +35,17 @@ step "pack"
 (cd "$root" && pnpm -r --filter './packages/*' pack --pack-destination "$work/packs" >/dev/null)
 ls "$work/packs"
 
-step "attw --profile esm-only"
-for tarball in "$work"/packs/*.tgz; do
-  if ! out=$(cd "$root" && pnpm exec attw "$tarball" --profile esm-only --format ascii 2>&1); then
-    printf '%s\n' "$out"
-    exit 1
-  fi
-  echo "ok $(basename "$tarball")"
-done
+# `--no-attw`: leave attw out (.ci/run, whose `pnpm lint` ran it on the same tarballs).
+if [ "${1:-}" != --no-attw ]; then
+  step "attw --profile esm-only"
+  for tarball in "$work"/packs/*.tgz; do
+    if ! out=$(cd "$root" && pnpm exec attw "$tarball" --profile esm-only --format ascii 2>&1); then
+      printf '%s\n' "$out"
+      exit 1
+    fi
+    echo "ok $(basename "$tarball")"
+  done
+fi
 if [ "${1:-}" = --attw-only ]; then exit 0; fi
 
 step "install the tarballs with npm in $work/consumer"

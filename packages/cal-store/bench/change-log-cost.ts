@@ -16,7 +16,7 @@ if (!engine) throw new Error('no database engine')
 
 async function side(to?: string): Promise<{ store: CalStore; close: () => Promise<void> }> {
   const database = await engine!.open()
-  const store = createCalStore(database, { listModel: false })
+  const store = createCalStore(database)
   if (to) {
     const { error } = await new Migrator({
       db: database.db,

@@ -48,11 +48,10 @@ export interface CalStore {
    * own transaction, which may hold its cursor) the changes and the `records` reads run in it.
    * How a webhook sender follows the calendar after the commit, with nothing added to writes.
    */
-  committedChanges(
+  committedChanges<DB>(
     after: number,
     revisions: number,
-    // biome-ignore lint/suspicious/noExplicitAny: the follower's transaction spans other packages' tables
-    trx?: Kysely<any>,
+    trx?: Kysely<DB>,
   ): Promise<CommittedChanges & { records: CalChangeRecords }>
 }
 

@@ -34,8 +34,7 @@ export interface CommittedChanges {
  * twice. What is kept is the feed's history (its retention trims it).
  */
 export async function readCommittedChanges(
-  // biome-ignore lint/suspicious/noExplicitAny: a follower's own transaction (another package's tables)
-  db: CalDb | Kysely<any>,
+  db: CalDb,
   after: number,
   revisions: number,
 ): Promise<CommittedChanges> {
@@ -44,7 +43,6 @@ export async function readCommittedChanges(
   if (!(Number.isSafeInteger(revisions) && revisions >= 1)) {
     throw new RangeError('revisions: an integer >= 1')
   }
-  const trx = db as CalDb
   const { rows } = await sql<ChangeRow & { revision: string; at: Date | string; due: number }>`
     with due as (
       select distinct revision from cal_change
@@ -56,7 +54,7 @@ export async function readCommittedChanges(
       max(c.at) as at, (select count(*) from due)::int as due
     from cal_change c join due on due.revision = c.revision
     group by c.revision, c.kind, c.record_id
-    order by c.revision, c.kind, c.record_id`.execute(trx)
+    order by c.revision, c.kind, c.record_id`.execute(db)
   const changes: CommittedChange[] = []
   let through = after
   for (const row of rows) {

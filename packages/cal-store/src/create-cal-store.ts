@@ -11,18 +11,19 @@ import {
 import { CalSyncTokenExpiredError, feedTokens } from './changes-token.js'
 import { readCommittedChanges } from './committed-changes.js'
 import { CalValidationError } from './errors.js'
-import type { EventListFilter } from './event.js'
-import { listEvents } from './event-list.js'
-import { createEventListModel, type ListModelOptions } from './event-list-model.js'
+import type { CalEvent, EventListFilter } from './event.js'
+import { listEvents, ModelMoved } from './event-list.js'
+import { createEventListModel } from './event-list-model.js'
 import { readEventRelations } from './event-relations.js'
 import { createEventRepository } from './event-repository.js'
 import { migrateCalStore } from './migrate.js'
 import type { OrganizerListFilter } from './organizer.js'
 import { createOrganizerRepository } from './organizer-repository.js'
+import type { ListResult } from './page.js'
 import type { CalChangeRecords } from './record-change.js'
 import { queryRevision, REVISION_CHANNEL } from './revision.js'
 import type { CalSchema } from './schema.js'
-import type { CalDb, StoreContext } from './store-context.js'
+import { type CalDb, type StoreContext, withCalTables } from './store-context.js'
 import type { TermListFilter } from './term.js'
 import { createTermRepository } from './term-repository.js'
 import type { VenueListFilter } from './venue.js'
@@ -37,12 +38,6 @@ export interface CalStoreOptions {
    * `memo` call computes).
    */
   memoBytes?: number | false
-  /**
-   * Every event's list columns in memory (see {@link ListModelOptions}), kept at the data
-   * revision through the changes feed's history (`cal_change`), so lists filter and page without scanning the table;
-   * `false` lists by SQL alone. Loaded by the first list.
-   */
-  listModel?: ListModelOptions | false
   /**
    * Days the changes feed keeps its history (default 30): a token older than that, or whose
    * changes are no longer kept, is expired ({@link CalReader.changes}). `migrate()` stores it
@@ -64,8 +59,7 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     now: options.now ?? (() => new Date()),
     revision: revisionReads(database, REVISION_CHANNEL, () => queryRevision(db)),
   }
-  const model =
-    options.listModel === false ? undefined : createEventListModel(db, options.listModel ?? {})
+  const model = createEventListModel()
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   const memo = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
 
@@ -99,9 +93,30 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
       })
   }
 
-  /** An event list in `trx`: the list model answers only when it is at exactly `revision`. */
-  const eventList = (trx: CalDb, revision: number, filter: EventListFilter) =>
-    listEvents(trx, filter, model && { model: { at: (r) => model.exactly(r, trx) }, revision })
+  /**
+   * An event list and `read`'s reads of it, in one snapshot whose revision the list model is
+   * at exactly. The model moves at most as far as the newest snapshot a list asked it at, so
+   * a list that finds it already past its own snapshot reads again in a newer one, which the
+   * model is not past.
+   */
+  async function eventList<T>(
+    filter: EventListFilter,
+    read: (page: ListResult<CalEvent>, trx: CalDb) => Promise<T>,
+  ): Promise<{ value: T; revision: number }> {
+    for (;;) {
+      const { value, revision } = await inSnapshot(async (trx, revision) => {
+        const view = await model.exactly(revision, trx)
+        if (!view) return undefined
+        try {
+          return { page: await read(await listEvents(trx, filter, view), trx) }
+        } catch (error) {
+          if (error instanceof ModelMoved) return undefined
+          throw error
+        }
+      })
+      if (value) return { value: value.page, revision }
+    }
+  }
 
   async function reader(): Promise<CalReader> {
     const at = await ctx.revision()
@@ -118,14 +133,9 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     return {
       revision,
       events: {
-        list: (filter: EventListFilter = {}) =>
-          listed(inSnapshot((trx, revision) => eventList(trx, revision, filter))),
+        list: (filter: EventListFilter = {}) => listed(eventList(filter, async (page) => page)),
         listWith: (filter, read) =>
-          listed(
-            inSnapshot(async (trx, revision) =>
-              read(await eventList(trx, revision, filter), recordsIn(inTrx(trx))),
-            ),
-          ),
+          listed(eventList(filter, (page, trx) => read(page, recordsIn(inTrx(trx))))),
       },
       venues: {
         list: (filter?: VenueListFilter) =>
@@ -191,7 +201,8 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
     },
     reader,
     async committedChanges(after, revisions, trx) {
-      const inTrx: StoreContext = trx ? { ...ctx, db: trx as CalDb } : ctx
+      // The follower's transaction knows its own tables; the calendar's are added to it.
+      const inTrx: StoreContext = trx ? { ...ctx, db: withCalTables(trx) } : ctx
       const read = await readCommittedChanges(inTrx.db, after, revisions)
       return { ...read, records: recordsIn(inTrx) }
     },

@@ -1,9 +1,9 @@
 import { type Insertable, sql } from 'kysely'
 import { CalUnknownReferenceError, CalValidationError } from './errors.js'
 import type { EventInput } from './event.js'
+import { eventTimes, passwordHashOf } from './event-input-check.js'
 import { checkEventLinks } from './event-links.js'
 import { serializeCost } from './event-rows.js'
-import { eventTimes, passwordHashOf } from './event-write.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
 import type { EventTable } from './schema.js'
 import { slugify } from './slug.js'
@@ -70,12 +70,16 @@ export async function createEventsInBulk(
       checkEventLinks(input)
       const title = typeof input.title === 'string' ? input.title.trim() : ''
       if (!title) throw new CalValidationError(`title`, `event #${i} needs a title`)
-      const zone = input.timezone ?? 'UTC'
-      const times = eventTimes(input.start, input.end, zone, input.all_day ?? false)
+      const times = eventTimes(
+        input.start,
+        input.end,
+        input.timezone ?? 'UTC',
+        input.all_day ?? false,
+      )
       return {
         input,
         title,
-        zone,
+        zone: times.zone,
         times,
         venue: numericRefs(input.venue, 'venue')[0] ?? null,
         organizers: [...new Set(numericRefs(input.organizers, 'organizers'))],

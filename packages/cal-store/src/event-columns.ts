@@ -1,73 +1,7 @@
-import { type RawBuilder, sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import type { SeriesRow } from './series-list.js'
-import { POST_STATUSES } from './status.js'
-import type { CalDb } from './store-context.js'
-
-/** An instant as the model keeps it: whole milliseconds since 1970 and the microseconds past. */
-const instant = (column: 'start_utc' | 'end_utc'): [RawBuilder<number>, RawBuilder<number>] => {
-  const ref = sql.ref(column)
-  // numeric arithmetic: exact over every storable year, unlike float8 microseconds.
-  return [
-    sql<number>`floor(extract(epoch from ${ref}) * 1000)::float8`,
-    sql<number>`(extract(epoch from ${ref}) * 1000000 - floor(extract(epoch from ${ref}) * 1000) * 1000)::int`,
-  ]
-}
-const [START_MS, START_US] = instant('start_utc')
-const [END_MS, END_US] = instant('end_utc')
-
-/** Boolean columns of `cal_event` the model keeps (a filter on a new one: add it here). */
-const STORED_FLAGS = ['hide_from_listings', 'featured', 'ticketed', 'sticky'] as const
-/**
- * Bits of {@link EventColumns.flags}: entry i is bit i (`protected`: has a password; `series`:
- * a series row, whose occurrences `series-list.ts` places, never the row itself).
- */
-const FLAG_COLUMNS = [...STORED_FLAGS, 'protected', 'series'] as const
-// One byte per event holds the flags; a ninth would need a wider column.
-if (FLAG_COLUMNS.length > 8) throw new Error('EventColumns.flags holds 8 flags')
-
-/** A boolean column kept in {@link EventColumns.flags}. */
-export type FlagColumn = (typeof FLAG_COLUMNS)[number]
-/** A stored boolean column of `cal_event` kept in {@link EventColumns.flags}. */
-export type StoredFlag = (typeof STORED_FLAGS)[number]
-
-/** The bit of `column` in {@link EventColumns.flags}. */
-export const flagBit = (column: FlagColumn): number => 1 << FLAG_COLUMNS.indexOf(column)
-
-/** Codes of {@link EventColumns.status}: the index in `POST_STATUSES`. */
-export const STATUS_CODE = new Map(POST_STATUSES.map((s, i) => [s, i]))
-
-/** An event's list columns as read from `cal_event`. */
-export type EventListRow = Awaited<ReturnType<typeof selectRows>>[number]
-
-/** The list columns of every event, or of `ids`. */
-export function selectRows(db: CalDb, ids?: number[]) {
-  let q = db.selectFrom('cal_event').select([
-    'id',
-    'status',
-    ...STORED_FLAGS,
-    'post_parent',
-    'venue_id',
-    'term_ids',
-    'occurrence_id',
-    'search_text',
-    START_MS.as('start_ms'),
-    START_US.as('start_us'),
-    END_MS.as('end_ms'),
-    END_US.as('end_us'),
-    sql<boolean>`password_hash is not null`.as('protected'),
-    sql<boolean>`recurrence is not null`.as('series'),
-    // What placing a series' occurrences needs (`SeriesRow`), so a list matches the series
-    // here too; null on the other rows, which are most.
-    'recurrence',
-    'series_slot',
-    sql<string | null>`case when recurrence is not null then timezone end`.as('series_zone'),
-    sql<boolean | null>`case when recurrence is not null then all_day end`.as('series_all_day'),
-    'occurrence_key',
-  ])
-  if (ids) q = q.where('id', 'in', ids)
-  return q.execute()
-}
+import { instantKey } from './date-bound.js'
+import { type EventListRow, FLAG_COLUMNS, type FlagColumn, STATUS_CODE } from './event-list-row.js'
+import type { SeriesRow } from './series-row.js'
 
 /** A typed column: `data` to read, `set(i, v)` to write (it grows by doubling). */
 function growable<A extends Float64Array | Int32Array | Uint8Array>(make: (n: number) => A) {
@@ -86,13 +20,6 @@ function growable<A extends Float64Array | Int32Array | Uint8Array>(make: (n: nu
     },
   }
 }
-
-/**
- * An event's end as one number comparable with a bound in whole milliseconds (the API's
- * instants): its millisecond, plus one half when microseconds lie past it. Then `end > at`
- * is `key > at` and so on for every operator, in one float comparison.
- */
-const endKey = (ms: number, us: number) => (us > 0 ? ms + 0.5 : ms)
 
 /** Most word and term slot sets kept (each a bit per event: 12.5 kB per 100k events). */
 const SLOT_SETS = 512
@@ -119,6 +46,7 @@ export class EventColumns {
   readonly publicId = growable((n) => new Float64Array(n))
   readonly startMs = growable((n) => new Float64Array(n))
   readonly startUs = growable((n) => new Int32Array(n))
+  /** The end as an `instantKey`. */
   readonly end = growable((n) => new Float64Array(n))
   readonly status = growable((n) => new Uint8Array(n))
   readonly flags = growable((n) => new Uint8Array(n))
@@ -267,7 +195,7 @@ export class EventColumns {
     this.publicId.set(slot, row.occurrence_id === null ? row.id : Number(row.occurrence_id))
     this.startMs.set(slot, startMs)
     this.startUs.set(slot, Number(row.start_us))
-    this.end.set(slot, endKey(endMs, Number(row.end_us)))
+    this.end.set(slot, instantKey(endMs, Number(row.end_us)))
     this.status.set(slot, STATUS_CODE.get(row.status) ?? 255)
     let flags = 0
     for (let i = 0; i < FLAG_COLUMNS.length; i++) {
@@ -350,18 +278,14 @@ export class EventColumns {
     )
   }
 
-  /** First position in list order whose start is at or after `ms` + `us` microseconds. */
-  firstStartingAt(ms: number, us: number): number {
-    const startMs = this.startMs.data
-    const startUs = this.startUs.data
+  /** The first position in list order whose slot passes `test`, which holds from there on. */
+  firstPosition(test: (slot: number) => boolean): number {
     let lo = 0
     let hi = this.order.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const slot = this.order[mid] as number
-      const c = (startMs[slot] as number) - ms || (startUs[slot] as number) - us
-      if (c < 0) lo = mid + 1
-      else hi = mid
+      if (test(this.order[mid] as number)) hi = mid
+      else lo = mid + 1
     }
     return lo
   }

@@ -1,18 +1,14 @@
 import { sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import { EventColumns, selectRows } from './event-columns.js'
-import type { EventIdIndex, EventIdSnapshot } from './event-list.js'
-import { prepareScan, scanEvents, scanSeries } from './event-list-scan.js'
+import { EventColumns } from './event-columns.js'
+import { type EventListView, ModelMoved } from './event-list.js'
+import { selectRows } from './event-list-row.js'
+import { scanEvents, scanSeries } from './event-list-scan.js'
 import { MAX_IDS } from './id-list.js'
-import { seriesFilters, seriesNamedBy } from './series-list.js'
+import { queryRevision } from './revision.js'
+import { seriesFilters, seriesNamedBy } from './series-filters.js'
 import type { CalDb } from './store-context.js'
 import { readTermSnapshot, type TermSnapshot } from './term-snapshot.js'
-
-/** Settings of the in-memory event list model (`createCalStore({ listModel })`). */
-export interface ListModelOptions {
-  /** Most events the model holds; a larger calendar lists by SQL alone. Default 1,000,000. */
-  maxEvents?: number
-}
 
 /** Changes past this many events reload the whole model (one scan beats many id lists). */
 const RELOAD_ABOVE = MAX_IDS
@@ -29,55 +25,39 @@ interface Loaded {
   overrideRows: Map<number, number>
 }
 
-/** The list model: an {@link EventIdIndex}, and the same exactly at a snapshot's revision. */
-export interface EventListModel extends EventIdIndex {
+/** The list model: the one read path of event lists. */
+export interface EventListModel {
   /**
    * The model at exactly `revision`, read through `snapshot`: an open transaction whose
    * snapshot is at `revision` (REPEATABLE READ; on PGlite, any: it holds the one session). A
-   * model behind catches up through it; one already past it, or moved past it while a list
-   * was being prepared, gives `undefined` (the list goes to SQL, in the same snapshot).
+   * model behind catches up through it; one already past it gives `undefined` (the list is
+   * read again in a newer snapshot).
    */
-  exactly(revision: number, snapshot: CalDb): Promise<EventIdSnapshot | undefined>
+  exactly(revision: number, snapshot: CalDb): Promise<EventListView | undefined>
 }
 
 /**
- * An {@link EventIdIndex} over every event's list columns in memory, kept at the data revision
- * (`cal_revision`, moved by every committed write in any process): each list comes with its
- * reader's revision and, when the model is behind it, re-reads the events the changes feed's
- * history (`cal_change`, migration 0013) files under the revisions in between, or reloads
- * everything when that history no longer reaches back that far (`cal_sync.purged_through`).
- * Every load and catch-up reads in one snapshot, so the model holds exactly the data of its
- * revision. The first list waits for the first load (concurrent ones share it). Lists it cannot
- * serve (organizer, geo and `modified` filters, a calendar over `maxEvents`) go to SQL. Search
- * words are lowered by the database (`lower()` follows its locale), once per word.
+ * Every event's list columns in memory, kept at the data revision (`cal_revision`, moved by
+ * every committed write in any process): each list comes with its snapshot's revision and,
+ * when the model is behind it, re-reads the events the changes feed's history (`cal_change`,
+ * migration 0013) files under the revisions in between, or reloads everything when that
+ * history no longer reaches back that far (`cal_sync.purged_through`). Every load and
+ * catch-up reads in one snapshot, so the model holds exactly the data of its revision. The
+ * first list waits for the first load (concurrent ones share it). Search words are lowered by
+ * the database (`lower()` follows its locale), once per word.
  */
-export function createEventListModel(db: CalDb, options: ListModelOptions = {}): EventListModel {
-  const maxEvents = Math.max(0, options.maxEvents ?? 1_000_000)
+export function createEventListModel(): EventListModel {
   let loaded: Loaded | undefined
-  /** Revision at which the calendar was found too large to hold. */
-  let tooLargeAt: number | undefined
   const lowered = new LRUCache<string, string>({ max: 10_000 })
 
-  /** `read` in one snapshot: `snapshot` when given, else a REPEATABLE READ transaction. */
-  const inSnapshot = <T>(snapshot: CalDb | undefined, read: (trx: CalDb) => Promise<T>) =>
-    snapshot ? read(snapshot) : db.transaction().setIsolationLevel('repeatable read').execute(read)
-
   async function loadAll(trx: CalDb): Promise<void> {
-    const { rows: counted } = await sql<{ revision: string; n: string }>`
-      select (select n from cal_revision) as revision, count(*) as n from cal_event`.execute(trx)
-    const revision = Number(counted[0]?.revision)
-    if (Number(counted[0]?.n) > maxEvents) {
-      loaded = undefined
-      tooLargeAt = revision
-      return
-    }
+    const revision = await queryRevision(trx)
     const columns = new EventColumns()
     const rows = await selectRows(trx, undefined)
     const terms = await readTermSnapshot(trx)
     columns.apply([], rows)
     const overrideRows = new Map<number, number>()
     noteOverrides(overrideRows, rows)
-    tooLargeAt = undefined
     if (!loaded || loaded.revision <= revision) loaded = { revision, columns, terms, overrideRows }
   }
 
@@ -120,13 +100,7 @@ export function createEventListModel(db: CalDb, options: ListModelOptions = {}):
       }
     }
     const purged = Number(log[0]?.purged)
-    if (
-      purged > model.revision ||
-      log.length > RELOAD_ABOVE ||
-      model.columns.size + changed.size > maxEvents
-    ) {
-      return loadAll(trx)
-    }
+    if (purged > model.revision || log.length > RELOAD_ABOVE) return loadAll(trx)
     const ids = [...changed]
     const rows = ids.length ? await selectRows(trx, ids) : []
     const terms = await readTermSnapshot(trx)
@@ -149,67 +123,35 @@ export function createEventListModel(db: CalDb, options: ListModelOptions = {}):
   /** The one load or catch-up in flight: concurrent lists wait for it together. */
   let pending: Promise<void> | undefined
 
-  /** Waits for the load or catch-up in flight, or runs one (in `snapshot` when given). */
-  function advance(model: Loaded | undefined, snapshot?: CalDb): Promise<void> {
-    pending ??= inSnapshot(snapshot, (trx) => (model ? catchUp(model, trx) : loadAll(trx))).finally(
-      () => {
-        pending = undefined
-      },
-    )
+  /** Waits for the load or catch-up in flight, or runs one in `snapshot`. */
+  function advance(model: Loaded | undefined, snapshot: CalDb): Promise<void> {
+    pending ??= (model ? catchUp(model, snapshot) : loadAll(snapshot)).finally(() => {
+      pending = undefined
+    })
     return pending
   }
 
-  return {
-    async at(revision) {
-      for (;;) {
-        const model = loaded
-        if (!model && tooLargeAt !== undefined && revision <= tooLargeAt) return undefined
-        if (model && model.revision >= revision) {
-          return {
-            terms: model.terms,
-            async list(plan) {
-              // Undefined when a filter is SQL only (organizer, geo, modified).
-              const steps = await prepareScan(plan, { lower: (w) => lowerWords(db, w) })
-              // The words' round trip may have let a catch-up in: scan what is there now.
-              return steps && scanEvents((loaded ?? model).columns, plan, steps)
-            },
-            async series(plan, filter) {
-              const steps = await prepareScan(
-                { ...plan, filters: seriesFilters(plan) },
-                { lower: (w) => lowerWords(db, w) },
-              )
-              return steps && scanSeries((loaded ?? model).columns, steps, seriesNamedBy(filter))
-            },
-          }
-        }
-        await advance(model)
-      }
-    },
+  /** The model's reads at `revision`, each refusing once the model has moved on. */
+  const viewAt = (model: Loaded, revision: number, snapshot: CalDb): EventListView => {
+    // Its columns change in place when it moves on: scan only while it is here.
+    const here = () => {
+      if (loaded?.revision !== revision) throw new ModelMoved()
+      return loaded.columns
+    }
+    return {
+      terms: model.terms,
+      lower: (words) => lowerWords(snapshot, words),
+      list: (plan) => scanEvents(here(), plan),
+      series: (plan, filter) => scanSeries(here(), seriesFilters(plan), seriesNamedBy(filter)),
+    }
+  }
 
+  return {
     async exactly(revision, snapshot) {
       for (;;) {
         const model = loaded
-        if (!model && tooLargeAt !== undefined && revision <= tooLargeAt) return undefined
         if (model && model.revision > revision) return undefined
-        if (model?.revision === revision) {
-          return {
-            terms: model.terms,
-            async list(plan) {
-              const steps = await prepareScan(plan, { lower: (w) => lowerWords(snapshot, w) })
-              // Its columns change in place when it moves on: scan only while it is here.
-              if (!steps || loaded?.revision !== revision) return undefined
-              return scanEvents(loaded.columns, plan, steps)
-            },
-            async series(plan, filter) {
-              const steps = await prepareScan(
-                { ...plan, filters: seriesFilters(plan) },
-                { lower: (w) => lowerWords(snapshot, w) },
-              )
-              if (!steps || loaded?.revision !== revision) return undefined
-              return scanSeries(loaded.columns, steps, seriesNamedBy(filter))
-            },
-          }
-        }
+        if (model?.revision === revision) return viewAt(model, revision, snapshot)
         // Another list's load or catch-up in flight (its snapshot may be older): wait for it
         // and look again; none: move the model here through this snapshot.
         const running = pending

@@ -1,22 +1,18 @@
-import type { EventListFilter, TermRef } from './event.js'
-import { type ActiveFilter, type EventFilter, NO_MATCH } from './event-filters/event-filter.js'
+import type { EventListFilter } from './event.js'
+import {
+  type ActiveFilter,
+  type EventFilter,
+  type FilterContext,
+  NO_MATCH,
+} from './event-filters/event-filter.js'
 import { EVENT_FILTERS } from './event-filters/filter-list.js'
 import { rejectNul } from './input-guard.js'
 import { pageOf } from './paging.js'
-import type { Taxonomy } from './term.js'
-
-/** How a list plan turns term filters into ids: from the database or from a loaded model. */
-export interface TermResolver {
-  /** Ids of `refs` (numbers ids, strings slugs) in `taxonomy`; unknown → `CalUnknownReferenceError` on `field`. */
-  resolve(taxonomy: Taxonomy, field: string, refs: readonly TermRef[]): Promise<number[]>
-  /** `ids` and every category below them. */
-  withDescendants(ids: number[]): Promise<number[]>
-}
 
 /**
- * An {@link EventListFilter} checked and resolved: what both list executors (SQL in
- * `event-list.ts`, memory in `event-list-scan.ts`) run. The rules of each filter live in its
- * module under `event-filters/`; the order and the page are the executors' own.
+ * An {@link EventListFilter} checked and resolved: what the list model's scan runs
+ * (`event-list-scan.ts`). The rules of each filter live in its module under `event-filters/`;
+ * the order and the page are the scan's.
  */
 export interface EventListPlan {
   /** The filters the request uses, each bound to its value. */
@@ -33,7 +29,7 @@ export interface EventListPlan {
  */
 export async function planEventList(
   filter: EventListFilter,
-  terms: TermResolver,
+  context: FilterContext,
   filters: readonly EventFilter[] = EVENT_FILTERS,
 ): Promise<EventListPlan | null> {
   rejectNul(filter)
@@ -41,7 +37,7 @@ export async function planEventList(
   const { limit, offset } = pageOf(filter)
   const active: ActiveFilter[] = []
   for (const f of filters) {
-    const pending = f.activate(filter, terms)
+    const pending = f.activate(filter, context)
     // Most filters resolve without I/O: no await (and no microtask) for them.
     const resolved = pending instanceof Promise ? await pending : pending
     if (resolved === NO_MATCH) return null

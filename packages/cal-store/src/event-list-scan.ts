@@ -1,135 +1,14 @@
-import { type EventColumns, flagBit, hasBit } from './event-columns.js'
-import type { MemoryContext } from './event-filters/event-filter.js'
-import type { IdPage } from './event-list.js'
+import { type BoundOp, holds } from './date-bound.js'
+import { type EventColumns, hasBit } from './event-columns.js'
+import type { ActiveFilter } from './event-filters/event-filter.js'
 import type { EventListPlan } from './event-list-plan.js'
-import type { SeriesRow } from './series-list.js'
-
-/** A test of one slot, for a filter no column test below fits. */
-export type SlotTest = (slot: number) => boolean
-
-/** A date bound's operator, as SQL writes it. */
-export type BoundOp = '<' | '<=' | '>' | '>='
+import { flagBit } from './event-list-row.js'
+import type { IdPage } from './id-page.js'
+import { ScanQuery, type SlotTest } from './scan-query.js'
+import type { SeriesRow } from './series-row.js'
 
 const STICKY = flagBit('sticky')
 const SERIES = flagBit('series')
-
-/**
- * What one scan tests, filled once per list by the filters' memory forms (`event-filters/`).
- * Each method is a kind of column test the scan loop runs inline, so the loop's shape stays the
- * same whatever the filters: start bounds narrow a range of the list order (binary search),
- * end bounds one interval, flags two bit masks, statuses one mask, words and terms a slot set.
- * A filter none of these fits adds a {@link ScanQuery.test}.
- */
-export class ScanQuery {
-  /** Positions `lo` … `hi - 1` of the list order are scanned. */
-  lo = 0
-  hi: number
-  endMin = Number.NEGATIVE_INFINITY
-  endMinOpen = false
-  endMax = Number.POSITIVE_INFINITY
-  endMaxOpen = false
-  must = 0
-  mustNot = 0
-  /** Bit `code` set: status `code` is listed (all by default). */
-  statusMask = -1
-  /** Only slots whose bit is set. */
-  slots: Uint32Array | undefined
-  ids: Set<number> | undefined
-  venues: Set<number> | undefined
-  postParent: number | undefined
-  readonly tests: SlotTest[] = []
-
-  constructor(readonly columns: EventColumns) {
-    this.hi = columns.size
-  }
-
-  /** Only events whose start is `op` `ms`. */
-  start(op: BoundOp, ms: number): void {
-    const c = this.columns
-    if (op === '>=') this.lo = Math.max(this.lo, c.firstStartingAt(ms, 0))
-    else if (op === '>') this.lo = Math.max(this.lo, c.firstStartingAt(ms, 1))
-    else if (op === '<=') this.hi = Math.min(this.hi, c.firstStartingAt(ms, 1))
-    else this.hi = Math.min(this.hi, c.firstStartingAt(ms, 0))
-  }
-
-  /** Only events whose end is `op` `ms`. */
-  end(op: BoundOp, ms: number): void {
-    if (op === '>=' || op === '>') {
-      if (ms > this.endMin || (ms === this.endMin && op === '>')) {
-        this.endMin = ms
-        this.endMinOpen = op === '>'
-      }
-    } else if (ms < this.endMax || (ms === this.endMax && op === '<')) {
-      this.endMax = ms
-      this.endMaxOpen = op === '<'
-    }
-  }
-
-  /** Only events whose flag `bit` is `on`. */
-  flag(bit: number, on: boolean): void {
-    if (on) this.must |= bit
-    else this.mustNot |= bit
-  }
-
-  /** Only events whose status code has its bit set in `mask`. */
-  statusIn(mask: number): void {
-    this.statusMask &= mask
-  }
-
-  /** Only the slots set in `bits` (a slot set of `EventColumns`; not written to). */
-  narrow(bits: Uint32Array): void {
-    const c = this.columns
-    if (!this.slots) {
-      this.slots = bits.slice(0, c.setWords)
-      return
-    }
-    const mask = this.slots
-    for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) & (bits[w] as number)
-  }
-
-  /** Only events with one of these (public) ids. */
-  idIn(ids: readonly number[]): void {
-    this.ids = within(this.ids, ids)
-  }
-
-  /** Only events at one of these venues. */
-  venueIn(ids: readonly number[]): void {
-    this.venues = within(this.venues, ids)
-  }
-
-  /** Only children of `id`. */
-  postParentIs(id: number): void {
-    this.postParent = this.postParent === undefined || this.postParent === id ? id : Number.NaN
-  }
-
-  /** Only slots `test` passes. */
-  test(test: SlotTest): void {
-    this.tests.push(test)
-  }
-}
-
-/** `ids` as a set, intersected with `set` if there is one. */
-const within = (set: Set<number> | undefined, ids: readonly number[]) =>
-  new Set(set ? ids.filter((id) => set.has(id)) : ids)
-
-/** A filter's memory form, ready to add its tests to a scan. */
-export type ScanStep = (query: ScanQuery) => void
-
-/**
- * The memory forms of `plan`'s filters, prepared (search words lowered), or `undefined` when
- * one of them is SQL only.
- */
-export async function prepareScan(
-  plan: EventListPlan,
-  context: MemoryContext,
-): Promise<ScanStep[] | undefined> {
-  const prepares = []
-  for (const filter of plan.filters) {
-    if (!filter.prepare) return undefined
-    prepares.push(filter.prepare)
-  }
-  return Promise.all(prepares.map((prepare) => prepare(context)))
-}
 
 /**
  * The slots among `candidates[from … to)` that pass every test of `q`: the one scan rule, for
@@ -144,14 +23,15 @@ function matchSlots(
   flags: { must: number; mustNot: number },
 ): number[] {
   const c = q.columns
-  const { endMin, endMinOpen, endMax, endMaxOpen, statusMask } = q
+  const { ends, statusMask } = q
   const must = q.must | flags.must
   const mustNot = q.mustNot | flags.mustNot
-  const { slots: mask, ids, venues, postParent, tests } = q
+  const { slots: mask, ids, rows, venues, postParent, tests } = q
   const flagsOf = c.flags.data
   const statusOf = c.status.data
   const endOf = c.end.data
   const publicIdOf = c.publicId.data
+  const rowIdOf = c.id.data
   const venueOf = c.venue.data
   const parentOf = c.postParent.data
   const matched: number[] = []
@@ -162,9 +42,12 @@ function matchSlots(
     if ((flags & mustNot) !== 0 || (flags & must) !== must) continue
     if (((statusMask >>> (statusOf[slot] as number)) & 1) === 0) continue
     const end = endOf[slot] as number
-    if (end < endMin || (endMinOpen && end === endMin)) continue
-    if (end > endMax || (endMaxOpen && end === endMax)) continue
+    for (let b = 0; b < ends.length; b++) {
+      const bound = ends[b] as { op: BoundOp; at: number }
+      if (!holds(end, bound.op, bound.at)) continue next
+    }
     if (ids && !ids.has(publicIdOf[slot] as number)) continue
+    if (rows && !rows.has(rowIdOf[slot] as number)) continue
     if (venues && !venues.has(venueOf[slot] as number)) continue
     if (postParent !== undefined && parentOf[slot] !== postParent) continue
     for (let t = 0; t < tests.length; t++) if (!(tests[t] as SlotTest)(slot)) continue next
@@ -173,18 +56,20 @@ function matchSlots(
   return matched
 }
 
+/** A scan of `columns` with the tests of `filters`. */
+function queryOf(columns: EventColumns, filters: readonly ActiveFilter[]): ScanQuery {
+  const q = new ScanQuery(columns)
+  for (const f of filters) f.scan(q)
+  return q
+}
+
 /**
- * The page and total of `plan` over `columns`, its filters' tests added by `steps`: the
- * range of positions the start bounds leave is walked once, every other test inline.
+ * The page and total of `plan` over `columns`: the range of positions the start bounds leave
+ * is walked once, every other test inline.
  */
-export function scanEvents(
-  columns: EventColumns,
-  plan: EventListPlan,
-  steps: readonly ScanStep[],
-): IdPage {
+export function scanEvents(columns: EventColumns, plan: EventListPlan): IdPage {
   const c = columns
-  const q = new ScanQuery(c)
-  for (const step of steps) step(q)
+  const q = queryOf(c, plan.filters)
   // Series rows are listed as their occurrences (`series-list.ts`), never as rows.
   const matched = matchSlots(q, c.order, q.lo, q.hi, { must: 0, mustNot: SERIES })
   const flagsOf = c.flags.data
@@ -209,17 +94,16 @@ export function scanEvents(
 }
 
 /**
- * The series rows passing `steps` (the memory forms of the filters a series row is matched
- * by, `seriesFilters` in `series-list.ts`) by the rule single events are scanned by, and
- * `named`, by id; `series-list.ts` places their occurrences.
+ * The series rows passing `filters` (those a series row is matched by, `seriesFilters` in
+ * `series-list.ts`) by the rule single events are scanned by, and `named`, by id;
+ * `series-list.ts` places their occurrences.
  */
 export function scanSeries(
   columns: EventColumns,
-  steps: readonly ScanStep[],
+  filters: readonly ActiveFilter[],
   named: (row: { id: number; series_slot: number | null }) => boolean,
 ): SeriesRow[] {
-  const q = new ScanQuery(columns)
-  for (const step of steps) step(q)
+  const q = queryOf(columns, filters)
   const rows = columns.seriesSlots()
   const found: SeriesRow[] = []
   for (const slot of matchSlots(q, rows, 0, rows.length, { must: SERIES, mustNot: 0 })) {

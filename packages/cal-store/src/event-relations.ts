@@ -44,8 +44,8 @@ function pick(row: Record<string, unknown>, kind: (typeof KINDS)[number]) {
 
 /**
  * The relations of `events` in one statement: a page's venues, organizers, categories and
- * tags cost one round trip instead of four (inside a read snapshot the four ran one after
- * another on its one connection: ~2 ms of a list request on PostgreSQL).
+ * tags in one round trip (inside a read snapshot, four reads would run one after another on
+ * its one connection).
  */
 export async function readEventRelations(
   db: CalDb,

@@ -1,25 +1,23 @@
-import { type Insertable, sql } from 'kysely'
-import { allDayBounds } from './all-day.js'
-import { assertDateInRange } from './date-range.js'
+import type { Insertable } from 'kysely'
+import { CalNotFoundError, CalStaleReadError, CalValidationError } from './errors.js'
+import { EVENT_FLAGS, type EventInput, type EventPatch } from './event.js'
 import {
-  CalNotFoundError,
-  CalStaleReadError,
-  CalUnknownReferenceError,
-  CalValidationError,
-} from './errors.js'
-import {
-  EVENT_FLAGS,
-  type EventInput,
-  type EventPatch,
-  type OrganizerRef,
-  type VenueRef,
-} from './event.js'
+  checkParentId,
+  eventTimes,
+  requireDate,
+  requireTitle,
+  TEXT_FIELDS,
+} from './event-input-check.js'
 import { checkEventLinks } from './event-links.js'
+import {
+  checkParentEvent,
+  resolveOrganizers,
+  resolveVenue,
+  writeRelations,
+} from './event-links-write.js'
 import { EVENT_COLUMNS, type EventRow, serializeCost } from './event-rows.js'
-import { idIn, validIds } from './id-list.js'
+import { validIds } from './id-list.js'
 import { checkAuthor, rejectNul } from './input-guard.js'
-import { findOrInsertOrganizers, lockOrganizerNames } from './organizer-repository.js'
-import { hashPassword } from './password.js'
 import type { EventTable } from './schema.js'
 import {
   type CarriedRelation,
@@ -39,160 +37,10 @@ import {
 import { slugify } from './slug.js'
 import { allocateSlug } from './slug-allocation.js'
 import type { CalDb } from './store-context.js'
-import { lockEventTerms, resolveTermRefs } from './term-repository.js'
+import { lockEventTerms, resolveTermRefs } from './term-refs.js'
 import { textOrNull } from './text-or-null.js'
-import { assertTimeZone } from './time-zone.js'
 import { timestampParam } from './timestamp-param.js'
 import { retryOnUniqueViolation } from './unique-violation.js'
-import { findOrInsertVenue } from './venue-repository.js'
-
-const TEXT_FIELDS = ['image', 'website'] as const
-
-function requireTitle(title: unknown): string {
-  if (typeof title !== 'string' || title.trim() === '') {
-    throw new CalValidationError('title', 'an event needs a title')
-  }
-  return title.trim()
-}
-
-function checkParentId(parent: number | null | undefined): void {
-  if (parent !== undefined && parent !== null && !Number.isInteger(parent)) {
-    throw new CalValidationError('post_parent', 'must be an event id')
-  }
-}
-
-function requireDate(value: unknown, field: string): Date {
-  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
-    throw new CalValidationError(field, 'must be a valid date')
-  }
-  return value
-}
-
-/** Start/end after the all-day rule, checked for order. */
-export function eventTimes(
-  start: Date,
-  end: Date,
-  zone: string,
-  allDay: boolean,
-): { start: Date; end: Date } {
-  assertTimeZone(zone)
-  assertDateInRange(start, zone, 'start_date')
-  assertDateInRange(end, zone, 'end_date')
-  const times = allDay ? allDayBounds(start, end, zone) : { start, end }
-  if (times.end.getTime() < times.start.getTime()) {
-    throw new CalValidationError('end_date', 'the event ends before it starts')
-  }
-  return times
-}
-
-/** Hashes a password field outside any transaction (scrypt is slow on purpose). */
-export async function passwordHashOf(
-  password: string | null | undefined,
-): Promise<string | null | undefined> {
-  if (password === undefined) return undefined
-  return password === null || password === '' ? null : hashPassword(password)
-}
-
-/**
- * Checks that the venues or organizers `ids` exist and are not trashed, and holds them `FOR
- * SHARE` (in id order) until commit: a concurrent trash (an UPDATE) waits for this write and
- * then unlinks what it linked, or ran first and this write sees the trash (400, the serial
- * order's answer). Checked without the lock, a trash could land between check and link.
- */
-async function lockLiveRecords(
-  trx: CalDb,
-  table: 'cal_venue' | 'cal_organizer',
-  field: string,
-  ids: readonly number[],
-): Promise<void> {
-  const wanted = validIds(ids)
-  const rows = wanted.length
-    ? await trx
-        .selectFrom(table)
-        .select('id')
-        .where(idIn('id', wanted))
-        .where('status', '<>', 'trash')
-        .orderBy('id')
-        .forShare()
-        .execute()
-    : []
-  const live = new Set(rows.map((r) => r.id))
-  const missing = ids.find((id) => !live.has(id))
-  if (missing !== undefined) throw new CalUnknownReferenceError(field, missing)
-}
-
-async function resolveVenue(trx: CalDb, now: Date, ref: VenueRef): Promise<number> {
-  if (typeof ref === 'number') {
-    await lockLiveRecords(trx, 'cal_venue', 'venue', [ref])
-    return ref
-  }
-  return findOrInsertVenue(trx, now, ref)
-}
-
-async function resolveOrganizers(
-  trx: CalDb,
-  now: Date,
-  refs: readonly OrganizerRef[],
-): Promise<number[]> {
-  const inline = refs.filter((ref) => typeof ref !== 'number')
-  // All name locks first, in one order: writers naming [A, B] and [B, A] would deadlock.
-  await lockOrganizerNames(trx, inline)
-  await lockLiveRecords(
-    trx,
-    'cal_organizer',
-    'organizer',
-    refs.filter((ref) => typeof ref === 'number'),
-  )
-  const made = await findOrInsertOrganizers(trx, now, inline)
-  let next = 0
-  const ids = refs.map((ref) => (typeof ref === 'number' ? ref : (made[next++] as number)))
-  return [...new Set(ids)]
-}
-
-async function checkParentEvent(trx: CalDb, parent: number, self?: number): Promise<void> {
-  if (parent === self)
-    throw new CalValidationError('post_parent', 'an event cannot be its own parent')
-  const found = validIds([parent]).length
-    ? await trx.selectFrom('cal_event').select('id').where('id', '=', parent).executeTakeFirst()
-    : undefined
-  if (!found) throw new CalUnknownReferenceError('post_parent', parent)
-}
-
-async function writeRelations(
-  trx: CalDb,
-  id: number,
-  relations: { organizers?: number[]; categories?: number[]; tags?: number[] },
-  replace: boolean,
-): Promise<void> {
-  if (relations.organizers) {
-    if (replace) await trx.deleteFrom('cal_event_organizer').where('event_id', '=', id).execute()
-    if (relations.organizers.length > 0) {
-      // One array parameter however many: a list of values stops at 65,535 parameters.
-      await sql`insert into cal_event_organizer (event_id, organizer_id, position)
-        select ${id}::integer, o.id, o.n - 1
-        from unnest(${relations.organizers}::integer[]) with ordinality as o(id, n)`.execute(trx)
-    }
-  }
-  for (const [taxonomy, terms] of [
-    ['cal_event_category', relations.categories],
-    ['cal_event_tag', relations.tags],
-  ] as const) {
-    if (!terms) continue
-    if (replace) {
-      await trx
-        .deleteFrom('cal_event_term')
-        .where('event_id', '=', id)
-        .where('term_id', 'in', (eb) =>
-          eb.selectFrom('cal_term').select('id').where('taxonomy', '=', taxonomy),
-        )
-        .execute()
-    }
-    if (terms.length > 0) {
-      await sql`insert into cal_event_term (event_id, term_id)
-        select ${id}::integer, unnest(${terms}::integer[])`.execute(trx)
-    }
-  }
-}
 
 /** Creates one event (and what it names inline) inside the open transaction `trx`. */
 export async function insertEvent(
@@ -205,13 +53,13 @@ export async function insertEvent(
   checkEventLinks(input)
   checkParentId(input.post_parent)
   const title = requireTitle(input.title)
-  const zone = input.timezone ?? 'UTC'
   const times = eventTimes(
     requireDate(input.start, 'start_date'),
     requireDate(input.end, 'end_date'),
-    zone,
+    input.timezone ?? 'UTC',
     input.all_day ?? false,
   )
+  const { zone } = times
   // A series is checked (the core's every refusal) before anything is written.
   const series =
     input.recurrence === undefined || input.recurrence === null
@@ -347,14 +195,14 @@ export async function patchEvent(
   ) {
     if (patch.start === null) throw new CalValidationError('start_date', 'cannot be cleared')
     if (patch.end === null) throw new CalValidationError('end_date', 'cannot be cleared')
-    const zone = patch.timezone ?? current.timezone
     const allDay = patch.all_day ?? (patch.all_day === null ? false : current.all_day)
     const times = eventTimes(
       patch.start === undefined ? current.start_utc : requireDate(patch.start, 'start_date'),
       patch.end === undefined ? current.end_utc : requireDate(patch.end, 'end_date'),
-      zone,
+      patch.timezone ?? current.timezone,
       allDay,
     )
+    const { zone } = times
     changes.start_utc = timestampParam(times.start)
     changes.end_utc = timestampParam(times.end)
     changes.timezone = zone

@@ -1,7 +1,7 @@
+import type { RecurrenceInput } from '@cal/recurrence'
 import type { ModifiedFilter } from './modified-filter.js'
 import type { OrganizerInput } from './organizer.js'
 import type { Page } from './page.js'
-import type { RecurrenceInput } from './recurrence/index.js'
 import type { PostStatus } from './status.js'
 import type { VenueInput } from './venue.js'
 

@@ -9,6 +9,7 @@
  * await store.events.create({ title: 'Concert', start, end, timezone: 'Europe/Amsterdam', venue: venue.id })
  */
 
+export { isValidTimeZone, type RecurrenceInput } from '@cal/recurrence'
 export { allDayBounds } from './all-day.js'
 export type { CalReader, CalStore } from './cal-store.js'
 export {
@@ -53,10 +54,9 @@ export type {
   VenueRef,
 } from './event.js'
 export { EVENT_FLAGS } from './event.js'
+export { eventTimes } from './event-input-check.js'
 export { checkEventLinks, type EventLinks, MAX_EVENT_LINKS } from './event-links.js'
-export type { ListModelOptions } from './event-list-model.js'
 export type { EventRelations } from './event-relations.js'
-export { eventTimes } from './event-write.js'
 export { MAX_NAME_LENGTH, rejectNul } from './input-guard.js'
 export type { ModifiedFilter } from './modified-filter.js'
 export type {
@@ -72,7 +72,6 @@ export {
   type CalChangeAction,
   type CalChangeRecords,
 } from './record-change.js'
-export type { RecurrenceInput } from './recurrence/index.js'
 export type {
   EventRepository,
   OrganizerRepository,
@@ -92,7 +91,6 @@ export {
   formatWallTime,
   fromLocalDateTime,
   isRealWallTime,
-  isValidTimeZone,
   type LocalDateTime,
   startOfDayInstant,
   toLocalDateTime,

@@ -1,8 +1,9 @@
+import { parseWallTime, wallKey } from '@cal/recurrence'
 import { sql } from 'kysely'
 import type { CalEvent } from './event.js'
 import { type EventRowWithRelations, selectEvents, toEvent } from './event-rows.js'
 import { validIds } from './id-list.js'
-import { decodeOccurrenceId, wallKey } from './series-ids.js'
+import { decodeOccurrenceId } from './series-ids.js'
 import {
   compileStored,
   type Occurrence,
@@ -34,14 +35,14 @@ export function firstKey(series: {
   timezone: string
   all_day: boolean
 }): number {
-  return wallKey(
-    seriesTiming({
-      start: series.start_utc,
-      end: series.end_utc,
-      timezone: series.timezone,
-      all_day: series.all_day,
-    }).start,
-  )
+  const { start } = seriesTiming({
+    start: series.start_utc,
+    end: series.end_utc,
+    timezone: series.timezone,
+    all_day: series.all_day,
+  })
+  // A stored start is a wall time of 1000..9999, so it parses.
+  return wallKey(parseWallTime(start, false) as number)
 }
 
 /** The record of occurrence `occurrence` (id `id`) of `series` (the series' own record). */

@@ -1,11 +1,6 @@
-import {
-  columnsOf,
-  createNamedRecordRepository,
-  findOrInsertNamedMany,
-  lockNames,
-  NAMED_RECORD_COLUMNS,
-  type NamedRecordSpec,
-} from './named-record-repository.js'
+import { findOrInsertNamedMany, lockNames } from './named-record-insert.js'
+import { createNamedRecordRepository } from './named-record-repository.js'
+import { columnsOf, NAMED_RECORD_COLUMNS, type NamedRecordSpec } from './named-record-spec.js'
 import type { Organizer, OrganizerInput, OrganizerListFilter, OrganizerPatch } from './organizer.js'
 import type { OrganizerRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'

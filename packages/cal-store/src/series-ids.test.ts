@@ -6,7 +6,6 @@ import {
   KEY_SPACE,
   MAX_SERIES_SLOT,
   occurrenceId,
-  wallKey,
 } from './series-ids.js'
 
 describe('occurrence ids', () => {
@@ -38,15 +37,5 @@ describe('occurrence ids', () => {
     }
     expect(isEventId(5)).toBe(true)
     expect(isEventId(2 ** 31)).toBe(false)
-  })
-
-  it('keys wall minutes from 1000-01-01', () => {
-    expect(wallKey('1000-01-01 00:00:00')).toBe(0)
-    expect(wallKey('1000-01-01 00:01:59')).toBe(1)
-    expect(wallKey('1000-01-02')).toBe(1440)
-    expect(wallKey('9999-12-31 23:59:00')).toBeLessThan(KEY_SPACE)
-    // 1000 and 1900 are not leap years in the proleptic Gregorian calendar; 2000 is.
-    expect(wallKey('1001-01-01 00:00:00')).toBe(365 * 1440)
-    expect(wallKey('2000-03-01 00:00:00') - wallKey('2000-02-28 00:00:00')).toBe(2 * 1440)
   })
 })

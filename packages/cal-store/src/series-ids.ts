@@ -31,15 +31,3 @@ export function isEventId(id: number): boolean {
     decodeOccurrenceId(id) !== undefined
   )
 }
-
-const EPOCH_1000 = Date.UTC(1000, 0, 1)
-
-/** The key of a wall time `YYYY-MM-DD HH:MM[:SS]`: its minute since 1000-01-01 00:00. */
-export function wallKey(wall: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?/.exec(wall)
-  if (!m) throw new RangeError(`not a wall time: ${wall}`)
-  const at = new Date(0)
-  at.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
-  at.setUTCHours(Number(m[4] ?? 0), Number(m[5] ?? 0), 0, 0)
-  return (at.getTime() - EPOCH_1000) / 60_000
-}

@@ -1,246 +1,25 @@
-import { expressionBuilder, sql } from 'kysely'
 import type { CalEvent, EventListFilter } from './event.js'
-import { type DateBound, dateBoundsOf } from './event-filters/dates.js'
-import type { ActiveFilter, EventListTables, SqlContext } from './event-filters/event-filter.js'
-import { flagFilter } from './event-filters/flag-filter.js'
-import type { IdPage } from './event-list.js'
-import type { EventListPlan, TermResolver } from './event-list-plan.js'
+import { dateBoundsOf } from './event-filters/dates.js'
+import type { ActiveFilter } from './event-filters/event-filter.js'
+import type { EventListPlan } from './event-list-plan.js'
+import { flagBit } from './event-list-row.js'
 import { readEventsByRow } from './event-rows.js'
-import { validIds } from './id-list.js'
+import type { IdPage } from './id-page.js'
 import { occurrenceEvent, seriesRecurrence } from './occurrence-read.js'
-import { decodeOccurrenceId, isEventId, occurrenceId } from './series-ids.js'
-import type { Occurrence, Recurrence } from './series-recurrence.js'
+import { isEventId, occurrenceId } from './series-ids.js'
+import type { Occurrence } from './series-recurrence.js'
+import type { SeriesRow } from './series-row.js'
+import {
+  boundedStream,
+  includedStream,
+  lowerBound,
+  MAX_MS,
+  MIN_MS,
+  type Stream,
+} from './series-streams.js'
 import type { CalDb } from './store-context.js'
 
-/** Before and after every instant a list can hold (years 999 and 10000, in ms). */
-const MIN_MS = Date.UTC(999, 0, 1)
-const MAX_MS = Date.UTC(10000, 1, 1)
-
-/**
- * An all-day occurrence ends at 23:59:59 of its last day on the wall clock: in UTC its length
- * varies with the zone's offset changes (an hour for DST, a day for Samoa's 2011). Its end
- * bounds are decided exactly for the occurrences within this much of them.
- */
-const ALL_DAY_SLACK_MS = 48 * 3600_000
-
-/** Filters placing occurrences by their own start, end and id, not by the series row. */
-const OCCURRENCE_FILTERS = new Set(['dates', 'include', 'post_parent'])
-
-/** A series row a list filter matched, with what placing its occurrences needs. */
-export interface SeriesRow {
-  id: number
-  recurrence: string | null
-  start_utc: Date
-  end_utc: Date
-  timezone: string
-  all_day: boolean
-  sticky: boolean
-  series_slot: number | null
-  /** Keys of its edited occurrences: their override rows are listed as single events. */
-  override_keys: number[]
-}
-
-/** The filters of `plan` a series row is matched by: all but the ones placing occurrences. */
-export const seriesFilters = (plan: EventListPlan): ActiveFilter[] =>
-  plan.filters.filter((f) => !OCCURRENCE_FILTERS.has(f.name))
-
-/**
- * What `include` and `post_parent` ask of a series row, for the SQL form and the model's
- * alike: its id or slot among `include`'s (each part `undefined` when not given), its id
- * `post_parent`.
- */
-function seriesNames(filter: EventListFilter) {
-  const ids = filter.include?.filter(isEventId)
-  return {
-    include: ids && {
-      serial: validIds(ids),
-      slots: ids.flatMap((id) => decodeOccurrenceId(id)?.slot ?? []),
-    },
-    parent: filter.post_parent,
-  }
-}
-
-/** Whether `filter`'s `include` and `post_parent` leave the series `row` (see `seriesNames`). */
-export function seriesNamedBy(
-  filter: EventListFilter,
-): (row: { id: number; series_slot: number | null }) => boolean {
-  const { include, parent } = seriesNames(filter)
-  if (!include && parent === undefined) return () => true
-  const serial = new Set(include?.serial)
-  const slots = new Set(include?.slots)
-  return (row) =>
-    (!include || serial.has(row.id) || (row.series_slot !== null && slots.has(row.series_slot))) &&
-    (parent === undefined || row.id === parent)
-}
-
-/**
- * The series whose own fields match every filter of `plan` but the ones that place
- * occurrences (dates, include, post_parent): the same filter modules as every list, run as SQL
- * over the series rows (one partial index). `include` and `post_parent` narrow the series here
- * too; the occurrences are picked by {@link listWithSeries}. The list model matches them in
- * memory by the same forms (`scanSeries`).
- */
-export async function matchingSeries(
-  db: CalDb,
-  plan: EventListPlan,
-  filter: EventListFilter,
-): Promise<SeriesRow[]> {
-  const context: SqlContext = { eb: expressionBuilder<EventListTables, 'e'>(), db }
-  let q = db.selectFrom('cal_event as e').where('e.recurrence', 'is not', null)
-  for (const f of seriesFilters(plan)) q = q.where(await f.where(context))
-  const { include, parent } = seriesNames(filter)
-  if (include) {
-    q = q.where(
-      sql<boolean>`(e.id = any(${include.serial}::integer[]) or e.series_slot = any(${include.slots}::integer[]))`,
-    )
-  }
-  if (parent !== undefined) q = q.where('e.id', '=', parent)
-  return q
-    .select([
-      'e.id',
-      'e.recurrence',
-      'e.start_utc',
-      'e.end_utc',
-      'e.timezone',
-      'e.all_day',
-      'e.sticky',
-      'e.series_slot',
-      sql<number[]>`array(select o.occurrence_key from cal_event o
-        where o.post_parent = e.id and o.occurrence_key is not null)`.as('override_keys'),
-    ])
-    .execute()
-}
-
-/** The occurrences of one series a list shows, by start. */
-interface Stream {
-  row: SeriesRow
-  rec: Recurrence
-  /** No occurrence it lists starts before this (ms). */
-  floor: number
-  /** How many have their start in [a, b] (ms). */
-  count(a: number, b: number): number
-  /** Those with their start in [a, b], by start then key. */
-  list(a: number, b: number): Occurrence[]
-}
-
-const byStart = (x: Occurrence, y: Occurrence) => x.startMs - y.startMs || x.key - y.key
-
-/** How many of the ascending `values` lie in [a, b]. */
-function countIn(values: readonly number[], a: number, b: number): number {
-  return a > b ? 0 : lowerBound(values, b + 1) - lowerBound(values, a)
-}
-
-/** The first index of the ascending `values` whose value is ≥ `x`. */
-function lowerBound(values: ArrayLike<number>, x: number): number {
-  let lo = 0
-  let hi = values.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((values[mid] as number) < x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** Whether `o` meets every date bound (the `dates` filter's rule, on one occurrence). */
-function meets(o: Occurrence, bounds: readonly DateBound[]): boolean {
-  for (const { column, op, at } of bounds) {
-    const v = column === 'start' ? o.startMs : o.endMs
-    const t = at.getTime()
-    if (op === '<' ? !(v < t) : op === '<=' ? !(v <= t) : op === '>' ? !(v > t) : !(v >= t)) {
-      return false
-    }
-  }
-  return true
-}
-
-/**
- * The occurrences of a series within date bounds, counted by the core (never enumerated): every
- * bound becomes a range of starts, since an occurrence ends its duration after it starts. The
- * few all-day occurrences near an end bound, whose length in UTC varies, are listed and
- * tested one by one. Edited occurrences are left out (their rows are listed as events).
- */
-function boundedStream(row: SeriesRow, rec: Recurrence, bounds: readonly DateBound[]): Stream {
-  const duration = row.end_utc.getTime() - row.start_utc.getTime()
-  const slack = row.all_day ? ALL_DAY_SLACK_MS : 0
-  const [dMin, dMax] = [duration - slack, duration + slack]
-  // Possible starts [pLo, pHi]; starts certain to meet the end bounds [cLo, cHi].
-  let [pLo, pHi, cLo, cHi] = [MIN_MS, MAX_MS, MIN_MS, MAX_MS]
-  for (const { column, op, at } of bounds) {
-    // Instants are whole milliseconds: an open bound is the closed one a millisecond in.
-    const t = at.getTime() + (op === '>' ? 1 : op === '<' ? -1 : 0)
-    const lower = op === '>' || op === '>='
-    if (column === 'start') {
-      if (lower) [pLo, cLo] = [Math.max(pLo, t), Math.max(cLo, t)]
-      else [pHi, cHi] = [Math.min(pHi, t), Math.min(cHi, t)]
-    } else if (lower) [pLo, cLo] = [Math.max(pLo, t - dMax), Math.max(cLo, t - dMin)]
-    else [pHi, cHi] = [Math.min(pHi, t - dMin), Math.min(cHi, t - dMax)]
-  }
-  cLo = Math.max(cLo, pLo)
-  cHi = Math.min(cHi, pHi)
-  const overridden = new Set(row.override_keys.map(Number))
-  const overriddenStarts = [...overridden]
-    .flatMap((k) => rec.byKey(k)?.startMs ?? [])
-    .sort((a, b) => a - b)
-  const keep = (o: Occurrence) => !overridden.has(o.key) && meets(o, bounds)
-  const edges =
-    slack === 0
-      ? []
-      : cLo > cHi
-        ? rec.between(pLo, pHi).filter(keep)
-        : [...rec.between(pLo, cLo - 1), ...rec.between(cHi + 1, pHi)].filter(keep)
-  const edgeStarts = edges.map((o) => o.startMs)
-  let below: number | undefined
-  return {
-    row,
-    rec,
-    floor: pLo,
-    count(a, b) {
-      const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
-      if (lo > hi) return countIn(edgeStarts, a, b)
-      // The search asks for counts from the first possible start: one bound is fixed.
-      let n: number
-      if (lo === cLo) {
-        below ??= rec.count(MIN_MS, cLo - 1)
-        n = rec.count(MIN_MS, hi) - below
-      } else n = rec.count(lo, hi)
-      return n - countIn(overriddenStarts, lo, hi) + countIn(edgeStarts, a, b)
-    },
-    list(a, b) {
-      const [lo, hi] = [Math.max(a, cLo), Math.min(b, cHi)]
-      const certain =
-        lo <= hi
-          ? rec.between(lo, hi, 10_000 + overridden.size).filter((o) => !overridden.has(o.key))
-          : []
-      const near = edges.filter((o) => o.startMs >= a && o.startMs <= b)
-      return [...certain, ...near].sort(byStart)
-    },
-  }
-}
-
-/** The occurrences of a series an `include` list names (dates set aside, as for events). */
-function includedStream(row: SeriesRow, rec: Recurrence, ids: readonly number[]): Stream {
-  const first = rec.startKey
-  const overridden = new Set(row.override_keys.map(Number))
-  const keys = new Set<number>()
-  for (const id of ids) {
-    if (id === row.id) keys.add(first)
-    const d = decodeOccurrenceId(id)
-    if (d && d.slot === row.series_slot && d.key !== first) keys.add(d.key)
-  }
-  const listed = [...keys]
-    .filter((k) => !overridden.has(k))
-    .flatMap((k) => rec.byKey(k) ?? [])
-    .sort(byStart)
-  const starts = listed.map((o) => o.startMs)
-  return {
-    row,
-    rec,
-    floor: starts[0] ?? MAX_MS,
-    count: (a, b) => countIn(starts, a, b),
-    list: (a, b) => listed.filter((o) => o.startMs >= a && o.startMs <= b),
-  }
-}
+const STICKY = flagBit('sticky')
 
 /**
  * The single events of a page (`singles`, by row) and, on top, each series in `series` with an
@@ -320,27 +99,23 @@ export function narrow(
 export const seriesListTuning = { slack: 64 }
 
 /** The filter "sticky is `value`", to split a `sticky_first` list into its two parts. */
-const stickyIs = (value: boolean) =>
-  flagFilter('sticky', () => value).activate({}, noTerms) as ActiveFilter
-
-/** Flag filters resolve without terms. */
-const noTerms: TermResolver = {
-  resolve: () => Promise.resolve([]),
-  withDescendants: (ids) => Promise.resolve(ids),
-}
+const stickyIs = (value: boolean): ActiveFilter => ({
+  name: 'sticky',
+  scan: (query) => query.flag(STICKY, value),
+})
 
 /**
  * One page of single events and series occurrences merged in list order (start, then id;
  * at equal starts the rows of single and edited events first; with `sticky_first` the sticky
  * ones, a sticky series' occurrences among them, before the rest), plus the total.
- * `singles` runs a plan for single events (the list model or SQL).
+ * `singles` runs a plan for single events (the list model's scan).
  */
 export async function listWithSeries(
   db: CalDb,
   plan: EventListPlan,
   filter: EventListFilter,
   series: readonly SeriesRow[],
-  singles: (plan: EventListPlan) => Promise<IdPage>,
+  singles: (plan: EventListPlan) => IdPage,
 ): Promise<{ items: CalEvent[]; total: number }> {
   const bounds = dateBoundsOf(filter)?.bounds ?? []
   const included = filter.include?.filter(isEventId)
@@ -349,7 +124,7 @@ export async function listWithSeries(
     return included ? includedStream(row, rec, included) : boundedStream(row, rec, bounds)
   })
   if (!plan.stickyFirst) {
-    const { items, total } = await placePage(plan, streams, singles)
+    const { items, total } = placePage(plan, streams, singles)
     return readPage(db, items, total)
   }
   // Two lists one after the other: the sticky items, then the others, each in list order.
@@ -365,12 +140,8 @@ export async function listWithSeries(
       streams.filter((s) => s.row.sticky === sticky),
       singles,
     )
-  const first = await part(true, plan.offset, plan.limit)
-  const rest = await part(
-    false,
-    Math.max(0, plan.offset - first.total),
-    plan.limit - first.items.length,
-  )
+  const first = part(true, plan.offset, plan.limit)
+  const rest = part(false, Math.max(0, plan.offset - first.total), plan.limit - first.items.length)
   return readPage(db, [...first.items, ...rest.items], first.total + rest.total)
 }
 
@@ -383,13 +154,13 @@ export async function listWithSeries(
  * the page cut from them at offset − G(lo). An infinite series is counted, never enumerated,
  * and pages never repeat or skip an item.
  */
-async function placePage(
+function placePage(
   plan: EventListPlan,
   streams: readonly Stream[],
-  singles: (plan: EventListPlan) => Promise<IdPage>,
-): Promise<{ items: Item[]; total: number }> {
+  singles: (plan: EventListPlan) => IdPage,
+): { items: Item[]; total: number } {
   const { offset, limit } = plan
-  const prefix = await singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
+  const prefix = singles({ ...plan, offset: 0, limit: Math.min(offset + limit, 2 ** 31) })
   let total = prefix.total
   for (const s of streams) total += s.count(MIN_MS, MAX_MS)
   if (offset >= total || limit === 0) return { items: [], total }

@@ -1,5 +1,3 @@
-import { LRUCache } from 'lru-cache'
-import { CalValidationError } from './errors.js'
 import {
   compileRecurrence,
   parseWallTime,
@@ -7,10 +5,12 @@ import {
   RecurrenceError,
   type RecurrenceInput,
   type SeriesTiming,
-} from './recurrence/index.js'
+} from '@cal/recurrence'
+import { LRUCache } from 'lru-cache'
+import { CalValidationError } from './errors.js'
 import { formatLocalDateTime } from './time-zone.js'
 
-export type { Occurrence, Recurrence, RecurrenceInput } from './recurrence/index.js'
+export type { Occurrence, Recurrence, RecurrenceInput } from '@cal/recurrence'
 
 /** What a series' occurrences follow from: its first start, end, zone and day mode. */
 export interface SeriesShape {

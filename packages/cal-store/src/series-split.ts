@@ -1,10 +1,10 @@
-import { CalValidationError } from './errors.js'
 import {
   compileRecurrence,
   type Occurrence,
   type Recurrence,
   type RecurrenceInput,
-} from './recurrence/index.js'
+} from '@cal/recurrence'
+import { CalValidationError } from './errors.js'
 import { type SeriesShape, seriesTiming } from './series-recurrence.js'
 
 /** A rule that yields its DTSTART alone: a series whose rules all ended keeps its start. */

@@ -1,8 +1,8 @@
 import { CalUnknownReferenceError } from './errors.js'
-import type { TermResolver } from './event-list-plan.js'
 import { validIds } from './id-list.js'
 import type { CalDb } from './store-context.js'
 import type { Taxonomy } from './term.js'
+import type { TermResolver } from './term-resolver.js'
 
 interface TermRow {
   id: number

@@ -1,3 +1,4 @@
+import { canonicalTimeZone, temporalZoneId } from '@cal/recurrence'
 import { LRUCache } from 'lru-cache'
 import { Temporal } from 'temporal-polyfill'
 import { CalValidationError } from './errors.js'
@@ -6,56 +7,20 @@ import { CalValidationError } from './errors.js'
 // runtime's tz data, the proleptic ISO calendar for every year, offsets to the second (LMT
 // eras have seconds) and the standard gap/overlap disambiguation. No hand-written offsets.
 
-const OFFSET_ZONE = /^UTC(?:([+-])(\d{1,2})(?::([0-5]\d))?)?$/
-
-/** Minutes east of UTC for a fixed `UTC±H[:MM]` zone, or `undefined` for anything else. */
-function fixedOffsetMinutes(zone: string): number | undefined {
-  const m = OFFSET_ZONE.exec(zone)
-  if (!m) return undefined
-  if (!m[1]) return 0
-  const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0)
-  return m[1] === '-' ? -minutes : minutes
-}
-
-const temporalZones = new Map<string, string>()
-
-/** The Temporal time-zone id of a zone: an IANA name as is, `UTC+5:30` as `+05:30`. */
-function temporalZone(zone: string): string {
-  let id = temporalZones.get(zone)
-  if (id === undefined) {
-    const fixed = fixedOffsetMinutes(zone)
-    if (fixed === undefined || !/^UTC[+-]/.test(zone)) id = zone
-    else {
-      const abs = Math.abs(fixed)
-      const p = (n: number) => String(n).padStart(2, '0')
-      id = `${fixed < 0 ? '-' : '+'}${p(Math.floor(abs / 60))}:${p(abs % 60)}`
-    }
-    // Throws RangeError on an unknown zone; only valid ones are cached.
-    Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(id)
-    temporalZones.set(zone, id)
-  }
-  return id
-}
-
 /**
- * True for an IANA zone name known to the runtime (`America/New_York`, `UTC`) or a fixed offset
- * `UTC±H[:MM]` with hours ≤ 14.
+ * The store's zone check: the one spelling of `zone` (`europe/berlin` → `Europe/Berlin`, see
+ * `canonicalTimeZone`), what every write stores; `CalValidationError` on `field` for a text
+ * that is no zone (IANA names the runtime knows, `UTC±H[:MM]` up to 14 hours).
  */
-export function isValidTimeZone(zone: string): boolean {
-  const fixed = fixedOffsetMinutes(zone)
-  if (fixed !== undefined) return Math.abs(fixed) <= 14 * 60
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false
-  try {
-    temporalZone(zone)
-    return true
-  } catch {
-    return false
-  }
+export function checkTimeZone(zone: string, field = 'timezone'): string {
+  const canonical = canonicalTimeZone(zone)
+  if (canonical === undefined) throw new CalValidationError(field, `unknown time zone ${zone}`)
+  return canonical
 }
 
-/** Throws `CalValidationError` on `field` unless {@link isValidTimeZone}. */
+/** Throws `CalValidationError` on `field` unless `zone` is one ({@link checkTimeZone}). */
 export function assertTimeZone(zone: string, field = 'timezone'): void {
-  if (!isValidTimeZone(zone)) throw new CalValidationError(field, `unknown time zone ${zone}`)
+  checkTimeZone(zone, field)
 }
 
 /** Wall-clock parts of a local date-time (month 1-12). */
@@ -71,7 +36,7 @@ export interface LocalDateTime {
 /** The zoned date-time of `instant` (whole seconds of it) in `zone`. */
 export function zonedDateTime(instant: Date, zone: string): Temporal.ZonedDateTime {
   const ms = Math.floor(instant.getTime() / 1000) * 1000
-  return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(temporalZone(zone))
+  return Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(temporalZoneId(zone))
 }
 
 /** The wall-clock time of `instant` in `zone` (IANA or `UTC±H[:MM]`), to the second. */
@@ -135,7 +100,7 @@ export function fromLocalDateTime(local: LocalDateTime, zone: string, field = 'd
   const wall = Temporal.PlainDateTime.from(local, { overflow: 'reject' })
   // 'earlier' picks the first of two instants; in a gap it lands before the gap, on another
   // wall time, which is how a skipped time is told apart ('reject' refuses overlaps too).
-  const z = wall.toZonedDateTime(temporalZone(zone), { disambiguation: 'earlier' })
+  const z = wall.toZonedDateTime(temporalZoneId(zone), { disambiguation: 'earlier' })
   if (!z.toPlainDateTime().equals(wall)) {
     throw new CalValidationError(
       field,
@@ -151,7 +116,7 @@ export function fromLocalDateTime(local: LocalDateTime, zone: string, field = 'd
  */
 export function startOfDayInstant(local: LocalDateTime, zone: string): Date {
   const day = Temporal.PlainDate.from(local, { overflow: 'reject' })
-  return new Date(day.toZonedDateTime(temporalZone(zone)).epochMilliseconds)
+  return new Date(day.toZonedDateTime(temporalZoneId(zone)).epochMilliseconds)
 }
 
 /**
@@ -160,7 +125,7 @@ export function startOfDayInstant(local: LocalDateTime, zone: string): Date {
  */
 export function endOfDayInstant(local: LocalDateTime, zone: string): Date {
   const next = Temporal.PlainDate.from(local, { overflow: 'reject' }).add({ days: 1 })
-  return new Date(next.toZonedDateTime(temporalZone(zone)).epochMilliseconds - 1000)
+  return new Date(next.toZonedDateTime(temporalZoneId(zone)).epochMilliseconds - 1000)
 }
 
 /** The same wall-clock time `days` calendar days later (earlier when negative). */

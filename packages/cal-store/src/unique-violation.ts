@@ -16,9 +16,8 @@ let counter = 0
  * violation, rolls back to the savepoint (the transaction stays usable) and retries while
  * `shouldRetry(constraint)` says so, up to `attempts` times. Other errors propagate.
  */
-export async function retryOnUniqueViolation<T>(
-  // biome-ignore lint/suspicious/noExplicitAny: works on any schema
-  trx: Kysely<any>,
+export async function retryOnUniqueViolation<T, DB>(
+  trx: Kysely<DB>,
   shouldRetry: (constraint: string) => boolean,
   fn: () => Promise<T>,
   attempts = 20,

@@ -1,11 +1,7 @@
 import { CalValidationError } from './errors.js'
-import {
-  columnsOf,
-  createNamedRecordRepository,
-  findOrInsertNamed,
-  NAMED_RECORD_COLUMNS,
-  type NamedRecordSpec,
-} from './named-record-repository.js'
+import { findOrInsertNamed } from './named-record-insert.js'
+import { createNamedRecordRepository } from './named-record-repository.js'
+import { columnsOf, NAMED_RECORD_COLUMNS, type NamedRecordSpec } from './named-record-spec.js'
 import type { VenueRepository } from './repositories.js'
 import type { CalDb, StoreContext } from './store-context.js'
 import type { Venue, VenueInput, VenueListFilter, VenuePatch } from './venue.js'

@@ -181,7 +181,7 @@ describe.each(testDatabases())('calendar store migrations on $name', ({ open }) 
       expect((await migrator(at14).migrateTo('0014_recurrence')).error).toBeUndefined()
       expect(await schemaOf(down.db)).toEqual(await schemaOf(at14.db))
       // The restored triggers fill 0011's log again, beside the feed's.
-      const store = createCalStore(down, { listModel: false })
+      const store = createCalStore(down)
       await store.venues.create({ name: 'Hall' })
       const { rows } = await sql<{ log: number; changes: number }>`select
           (select count(*)::int from cal_revision_log) as log,

@@ -1,3 +1,4 @@
+import { compileRecurrence } from '@cal/recurrence'
 import type { Database } from '@kcore/db'
 import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
@@ -11,7 +12,6 @@ import {
   type EventListFilter,
   KEY_SPACE,
 } from '../src/index.js'
-import { compileRecurrence } from '../src/recurrence/index.js'
 import { seriesListTuning } from '../src/series-list.js'
 import { formatLocalDateTime } from '../src/time-zone.js'
 
@@ -68,12 +68,10 @@ interface Want {
 describe.each(testDatabases())('series in event lists on $name', ({ open, name }) => {
   let database: Database
   let store: CalStore
-  let sqlOnly: CalStore
 
   beforeAll(async () => {
     database = await open()
     store = createCalStore(database)
-    sqlOnly = createCalStore(database, { listModel: false })
     await store.migrate()
   })
   afterAll(async () => {
@@ -167,12 +165,9 @@ describe.each(testDatabases())('series in event lists on $name', ({ open, name }
         }
         want.sort((a, b) => a.start - b.start || a.rank - b.rank || a.id - b.id)
         const expected = want.map((w) => w.id)
-        // Both executors of single events.
-        for (const s of [store, sqlOnly]) {
-          const got = await allPages(s, filter, perPage)
-          expect(got.ids).toEqual(expected)
-          expect(got.totals).toEqual([expected.length])
-        }
+        const got = await allPages(store, filter, perPage)
+        expect(got.ids).toEqual(expected)
+        expect(got.totals).toEqual([expected.length])
       }),
       { numRuns: propertyRuns(name === 'pglite' ? 25 : 40, 8), seed },
     )
@@ -309,11 +304,9 @@ describe.each(testDatabases())('series in event lists on $name', ({ open, name }
         for (const slack of [64, 0]) {
           seriesListTuning.slack = slack
           try {
-            for (const s of [store, sqlOnly]) {
-              const got = await allPages(s, filter, perPage)
-              expect(got.ids, `slack ${slack}`).toEqual(expected)
-              expect(got.totals).toEqual([expected.length])
-            }
+            const got = await allPages(store, filter, perPage)
+            expect(got.ids, `slack ${slack}`).toEqual(expected)
+            expect(got.totals).toEqual([expected.length])
           } finally {
             seriesListTuning.slack = 64
           }

@@ -46,7 +46,7 @@ describe.runIf(pgUrl)('lists and their tokens under concurrent writers (PostgreS
     const writerDatabase = await secondConnection(readerDatabase)
     try {
       const store: CalStore = createCalStore(readerDatabase)
-      const writer = createCalStore(writerDatabase, { listModel: false })
+      const writer = createCalStore(writerDatabase)
       await writer.migrate()
       const start = new Date('2026-05-01T10:00:00Z')
       const end = new Date('2026-05-01T11:00:00Z')

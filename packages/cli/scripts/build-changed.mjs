@@ -6,12 +6,13 @@
 // conservative (a checkout that touches a file rebuilds its package).
 //
 // By default only the JavaScript is built (`tsup --no-dts`, or the package's `build:js` script):
-// running the service needs no type declarations, and tsup's declaration step is most of a
-// build (seconds per package against a fraction of one). `--types` runs each package's full
-// `build` and also counts a missing or older `dist/index.d.ts` as stale (for publint).
+// running the service needs no type declarations. `--types` adds them (one `tsc` over the
+// workspace, see `declarations`) and also counts a missing or older `dist/index.d.ts` as stale
+// (for publint and the packed consumer check).
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
 
 // Lives with the CLI it serves (`pnpm start` runs the built `kcore`); works on the whole workspace.
 const root = new URL('../../..', import.meta.url).pathname
@@ -32,6 +33,8 @@ function newest(path) {
 }
 
 const types = process.argv.includes('--types')
+/** Declarations a package ships: not those of its tests, fixtures or scripts. */
+const SHIPPED = /(?<!\.(test|fixture|script))\.d\.ts$/
 const stale = []
 for (const dir of readdirSync(packagesDir)) {
   const pkgDir = join(packagesDir, dir)
@@ -42,7 +45,7 @@ for (const dir of readdirSync(packagesDir)) {
   const inputs = Math.max(
     ...['src', 'scripts', 'package.json', 'tsconfig.json'].map((f) => newest(join(pkgDir, f))),
   )
-  if (built === 0 || inputs > built) stale.push(pkg)
+  if (built === 0 || inputs > built) stale.push({ ...pkg, dir: pkgDir })
 }
 
 /** `pnpm -r` over some packages; --filter keeps pnpm's dependency order among them. */
@@ -54,20 +57,54 @@ function pnpmEach(packages, command) {
   })
 }
 
+// `--typecheck`: the declarations' program runs even when nothing is stale, so one `tsc` run
+// both checks the workspace (tests and benchmarks too) and emits what is stale (`pnpm lint`).
+const typecheck = process.argv.includes('--typecheck')
 if (stale.length === 0) {
   console.log('build: every package is up to date')
+  if (typecheck) declarations([])
 } else {
   console.log(`build${types ? '' : ' (JavaScript only)'}: ${stale.map((p) => p.name).join(', ')}`)
-  if (types) {
-    pnpmEach(stale, ['build'])
-  } else {
-    pnpmEach(
-      stale.filter((p) => p.scripts['build:js']),
-      ['run', 'build:js'],
+  pnpmEach(
+    stale.filter((p) => p.scripts['build:js']),
+    ['run', 'build:js'],
+  )
+  pnpmEach(
+    stale.filter((p) => !p.scripts['build:js']),
+    ['exec', 'tsup', '--no-dts'],
+  )
+  if (types) declarations(stale)
+}
+
+/**
+ * The type declarations of `packages`, from one TypeScript program over the whole workspace
+ * (the one `pnpm typecheck` checks, so it also fails on any type error): each package's
+ * `src/**` becomes its `dist/**.d.ts`, the layout its exports map names. tsup's declaration
+ * step checked every package again with the sources of all it depends on, several times the
+ * work.
+ */
+function declarations(packages) {
+  const out = mkdtempSync(join(tmpdir(), 'kcore-declarations-'))
+  try {
+    execFileSync(
+      'pnpm',
+      [
+        'exec',
+        'tsc',
+        ...['-p', 'tsconfig.json', '--noEmit', 'false', '--emitDeclarationOnly'],
+        ...['--declaration', '--sourceMap', 'false', '--rootDir', '.', '--outDir', out],
+      ],
+      { cwd: root, stdio: 'inherit' },
     )
-    pnpmEach(
-      stale.filter((p) => !p.scripts['build:js']),
-      ['exec', 'tsup', '--no-dts'],
-    )
+    for (const pkg of packages) {
+      const dir = relative(packagesDir, pkg.dir)
+      cpSync(join(out, 'packages', dir, 'src'), join(pkg.dir, 'dist'), {
+        recursive: true,
+        // Only what the package ships: no declarations of its tests or fixtures.
+        filter: (path) => statSync(path).isDirectory() || SHIPPED.test(path),
+      })
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true })
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { openPgliteDatabase } from '@kcore/db'
+import { rotatingSample } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KcoreProcess } from './kcore-process.js'
 import { ownsDataDir } from './lock-owner.js'
@@ -70,8 +71,11 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
   }
 
   // Milliseconds after the ingest owns the directory; the later ones land in the decomposition
-  // and the insert on this machine, the last ones usually after the commit.
-  it.each([0, 250, 1_000, 2_000, 3_000, 4_500, 6_000, 9_000])(
+  // and the insert on this machine, the last ones usually after the commit. Each kill point is
+  // its own process run: `pnpm test:full` takes every one, other runs a rotating few.
+  it.each(
+    rotatingSample('ingest kill points', [0, 250, 1_000, 2_000, 3_000, 4_500, 6_000, 9_000], 2),
+  )(
     'killed %i ms in: reopens with whole snapshots only',
     async (ms) => {
       const ingest = new KcoreProcess(['ingest', '--data-dir', dataDir, caida(IN_FLIGHT)], QUIET)
@@ -88,7 +92,7 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
 
   // Killed while the shell rows are being written: once the table files have grown by 256 KiB
   // (the 77,000-row insert writes several MiB), and a little later.
-  it.each([0, 100, 300, 800])(
+  it.each(rotatingSample('ingest kill points while writing', [0, 100, 300, 800], 1))(
     'killed %i ms into writing the rows: reopens with whole snapshots only',
     async (ms) => {
       const ingest = new KcoreProcess(['ingest', '--data-dir', dataDir, caida(IN_FLIGHT)], QUIET)
@@ -114,7 +118,7 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
   )
 
   // `kcore serve` killed while a refresh writes its rows (file:// provider).
-  it.each([0, 300])(
+  it.each(rotatingSample('serve kill points while writing', [0, 300], 1))(
     'serve killed %i ms into a refresh writing its rows: reopens whole',
     async (ms) => {
       const mirror = await createSnapshotMirror()

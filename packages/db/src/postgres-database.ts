@@ -66,9 +66,17 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     },
   })
   const queries = drainingPool(preparingSql(sql, cap))
+  let closed = false
   // A factory (not `sql` itself): the dialect then reserves its connections through `queries`.
+  // Kysely destroys only a driver it has used, and makes one on the next query: a database
+  // closed before its first query must refuse that query, not connect again.
   const db = new Kysely<NoTables>({
-    dialect: new PostgresJSDialect({ postgres: async () => queries as unknown as Sql }),
+    dialect: new PostgresJSDialect({
+      postgres: async () => {
+        if (closed) throw new Error('the database is closed')
+        return queries as unknown as Sql
+      },
+    }),
   })
 
   return {
@@ -76,6 +84,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     dialect: 'postgres',
     tryWithLock: (name, fn) => tryWithSessionLock(db, name, fn),
     async ping() {
+      if (closed) return false
       try {
         await sql`select 1`
         return true
@@ -84,7 +93,10 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       }
     },
     async close() {
+      closed = true
       await db.destroy()
+      // What `ping` opened, when no query ever went through Kysely.
+      await sql.end()
     },
   }
 }

@@ -31,89 +31,101 @@ describe('testDatabases: PGlite from the cached empty cluster', () => {
     const files = await readdir(tmpdir())
     expect(files.some((f) => /^kcore-pglite-template-\d.*\.tar$/.test(f))).toBe(true)
   })
+})
 
-  it('gives the next open an empty cluster whatever the last one left', async () => {
-    const used = await pglite.open()
-    await sql`create table t (id serial primary key, v text)`.execute(used.db)
-    await sql`create schema other`.execute(used.db)
-    await sql`create table other.u (id int)`.execute(used.db)
-    await sql`create extension if not exists pg_trgm`.execute(used.db)
-    await sql`create type mood as enum ('ok')`.execute(used.db)
-    await sql`create function f() returns int language sql as 'select 1'`.execute(used.db)
-    await sql`create role leftover`.execute(used.db)
-    await sql`set statement_timeout = 1234`.execute(used.db)
-    await sql`select pg_advisory_lock(42)`.execute(used.db)
-    await sql`listen somewhere`.execute(used.db)
-    await sql`create temporary table tmp (id int)`.execute(used.db)
-    // A transaction left open by a failed test.
-    await sql`begin`.execute(used.db)
-    await sql`insert into t (v) values ('x')`.execute(used.db)
-    await used.close()
+describe.each(testDatabases())(
+  'testDatabases on $name: a database handed out again',
+  ({ name, open }) => {
+    it('is as empty as a new one whatever the last user left', async () => {
+      const used = await open()
+      await sql`create table t (id serial primary key, v text)`.execute(used.db)
+      await sql`create schema other`.execute(used.db)
+      await sql`create table other.u (id int)`.execute(used.db)
+      await sql`create extension if not exists pg_trgm`.execute(used.db)
+      await sql`create type mood as enum ('ok')`.execute(used.db)
+      await sql`create function f() returns int language sql as 'select 1'`.execute(used.db)
+      // Roles are a PostgreSQL server's, not a database's: only PGlite's cluster is the test's.
+      if (name === 'pglite') await sql`create role leftover`.execute(used.db)
+      await sql`set statement_timeout = 1234`.execute(used.db)
+      await sql`select pg_advisory_lock(42)`.execute(used.db)
+      await sql`listen somewhere`.execute(used.db)
+      await sql`create temporary table tmp (id int)`.execute(used.db)
+      // A transaction left open by a failed test.
+      await sql`begin`.execute(used.db)
+      await sql`insert into t (v) values ('x')`.execute(used.db)
+      const nameOf = async (db: typeof used.db) =>
+        (await sql<{ n: string }>`select current_database() as n`.execute(db)).rows[0]!.n
+      const usedName = await nameOf(used.db)
+      await used.close()
 
-    const next = await pglite.open()
-    try {
-      const one = async <T>(query: ReturnType<typeof sql<T>>) =>
-        (await query.execute(next.db)).rows[0]!
-      expect(
-        await one(sql<{ n: number }>`select count(*)::int as n from pg_class c
+      const next = await open()
+      try {
+        const one = async <T>(query: ReturnType<typeof sql<T>>) =>
+          (await query.execute(next.db)).rows[0]!
+        expect(
+          await one(sql<{ n: number }>`select count(*)::int as n from pg_class c
           join pg_namespace s on s.oid = c.relnamespace
           where s.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')`),
-      ).toEqual({ n: 0 })
-      expect(
-        await one(sql<{ names: string }>`select string_agg(nspname, ',' order by nspname) as names
+        ).toEqual({ n: 0 })
+        expect(
+          await one(sql<{ names: string }>`select string_agg(nspname, ',' order by nspname) as names
           from pg_namespace where nspname not like 'pg\_%' `),
-      ).toEqual({ names: 'information_schema,public' })
-      expect(
-        await one(
-          sql<{ names: string }>`select string_agg(extname, ',') as names from pg_extension`,
-        ),
-      ).toEqual({ names: 'plpgsql' })
-      expect(
-        await one(
-          sql<{ n: number }>`select count(*)::int as n from pg_roles where rolname = 'leftover'`,
-        ),
-      ).toEqual({ n: 0 })
-      expect(
-        await one(sql<{ s: string }>`select current_setting('statement_timeout') as s`),
-      ).toEqual({
-        s: '0',
-      })
-      expect(
-        await one(
-          sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory'`,
-        ),
-      ).toEqual({ n: 0 })
-      expect(
-        await one(sql<{ n: number }>`select count(*)::int as n from pg_listening_channels()`),
-      ).toEqual({
-        n: 0,
-      })
-      // The new database is usable as a fresh one: the same names can be created again.
-      await sql`create table t (id serial primary key)`.execute(next.db)
-      await sql`create extension pg_trgm`.execute(next.db)
-      expect(await one(sql<{ id: number }>`insert into t default values returning id`)).toEqual({
-        id: 1,
-      })
-    } finally {
-      await next.close()
-    }
-  })
+        ).toEqual({ names: 'information_schema,public' })
+        expect(
+          await one(
+            sql<{ names: string }>`select string_agg(extname, ',') as names from pg_extension`,
+          ),
+        ).toEqual({ names: 'plpgsql' })
+        expect(
+          await one(
+            sql<{ n: number }>`select count(*)::int as n from pg_roles where rolname = 'leftover'`,
+          ),
+        ).toEqual({ n: 0 })
+        expect(
+          await one(sql<{ s: string }>`select current_setting('statement_timeout') as s`),
+        ).toEqual({
+          s: '0',
+        })
+        expect(
+          await one(
+            sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory'
+            and database = (select oid from pg_database where datname = current_database())`,
+          ),
+        ).toEqual({ n: 0 })
+        expect(
+          await one(sql<{ n: number }>`select count(*)::int as n from pg_listening_channels()`),
+        ).toEqual({
+          n: 0,
+        })
+        // It is the same database, emptied (PGlite: one cluster, always named postgres).
+        expect(await nameOf(next.db)).toBe(usedName)
+        // The new database is usable as a fresh one: the same names can be created again.
+        await sql`create table t (id serial primary key)`.execute(next.db)
+        await sql`create extension pg_trgm`.execute(next.db)
+        expect(await one(sql<{ id: number }>`insert into t default values returning id`)).toEqual({
+          id: 1,
+        })
+      } finally {
+        await next.close()
+      }
+    })
 
-  it('fails queries of a closed database, and keeps them off the engine its successor uses', async () => {
-    const first = await pglite.open()
-    const db = first.db
-    await first.close()
-    const second = await pglite.open()
-    try {
-      await expect(sql`create table stray (id int)`.execute(db)).rejects.toThrow()
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_tables
+    it('fails queries of a closed database, and keeps them off its successor', async () => {
+      const first = await open()
+      const db = first.db
+      await first.close()
+      const second = await open()
+      try {
+        await expect(sql`create table stray (id int)`.execute(db)).rejects.toThrow()
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_tables
         where schemaname = 'public'`.execute(second.db)
-      expect(rows[0]!.n).toBe(0)
-    } finally {
-      await second.close()
-    }
-  })
-})
+        expect(rows[0]!.n).toBe(0)
+      } finally {
+        await second.close()
+      }
+    })
+  },
+)
 
 describe('rotatingSample', () => {
   const cases = ['a', 'b', 'c', 'd', 'e', 'f']

@@ -1,4 +1,12 @@
+import { sortedIndexOf } from './sorted-index-of.js'
+
 const GOLDEN = 0x9e3779b1
+
+/**
+ * Below this many values, sorting them and searching each one costs less than clearing the
+ * direct table (a small graph: a test's, or a what-if's few links).
+ */
+export const SORTED_BELOW = 1024
 
 /**
  * ASNs below this are numbered through a direct table (2 MiB): every 16-bit ASN and the 32-bit
@@ -15,6 +23,7 @@ const DIRECT = 1 << 19
  * sorted. Much faster than sorting every endpoint or binary-searching each one.
  */
 export function asnIndex(values: Uint32Array): Uint32Array {
+  if (values.length < SORTED_BELOW) return sortedAsnIndex(values)
   const direct = new Int32Array(DIRECT)
   let table = new AsnTable(1 << 8)
   let small = 0
@@ -44,6 +53,16 @@ export function asnIndex(values: Uint32Array): Uint32Array {
     const asn = values[i]!
     values[i] = asn < DIRECT ? direct[asn]! : position[table.slotOf(asn)]!
   }
+  return asns
+}
+
+function sortedAsnIndex(values: Uint32Array): Uint32Array {
+  const sorted = values.slice().sort()
+  let n = 0
+  for (let i = 0; i < sorted.length; i++)
+    if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i]!
+  const asns = sorted.slice(0, n)
+  for (let i = 0; i < values.length; i++) values[i] = sortedIndexOf(asns, values[i]!)
   return asns
 }
 

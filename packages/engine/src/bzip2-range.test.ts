@@ -2,14 +2,15 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { costlyRuns, exhaustive } from '../test/costly-runs.js'
 import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { BLOCK_MAGIC, Bzip2Error, findMagic } from './bzip2-framing.js'
 import { type Bzip2Range, checkBzip2Ranges, decodeBzip2Range } from './bzip2-range.js'
 
 const decoder = await loadBzip2BlockDecoder()
 
-// Each fast-check run compresses with the bzip2 command: a thirtieth of the usual runs.
-const RUNS = Math.max(10, Math.floor(Number(process.env.FUZZ_RUNS ?? 300) / 30))
+// Each fast-check run compresses with the bzip2 command: few runs but in test:full.
+const RUNS = costlyRuns()
 
 /** bzip2 at block size `level` (1: blocks of 100 kB, so a few hundred kB make several). */
 function bzip2(text: Uint8Array, level = 1): Uint8Array {
@@ -67,6 +68,11 @@ function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what = ''): v
   let at = 0
   while (at < a.length && a[at] === b[at]) at++
   expect.fail(`${what}: ${a.length} bytes vs ${b.length} expected, first difference at ${at}`)
+}
+
+/** The integers from `from` to `to`, both included. */
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i)
 }
 
 /** Block starts in bits, as one range over the whole file finds them. */
@@ -202,8 +208,10 @@ describe('bzip2 ranges', () => {
     const bytes = concat([bzip2(text.subarray(0, 250_000)), bzip2(text.subarray(250_000))])
     const starts = blockStarts(bytes)
     expect(starts.length).toBeGreaterThanOrEqual(5)
+    // every byte from 8 before to 8 after in test:full; otherwise both ends and the magic's
+    const around = exhaustive ? range(-8, 8) : [-8, -1, 0, 1, 3, 5, 6, 8]
     for (const start of starts) {
-      for (let cut = Math.floor(start / 8) - 8; cut <= Math.floor(start / 8) + 8; cut++) {
+      for (const cut of around.map((d) => Math.floor(start / 8) + d)) {
         if (cut <= 0) continue
         expectSameBytes(decodeSplit(bytes, [cut]).text, text, `cut at byte ${cut}`)
       }
@@ -235,8 +243,10 @@ describe('bzip2 ranges', () => {
     const fake = magics.filter((at) => !starts.has(at))
     expect(fake.length).toBeGreaterThanOrEqual(4) // one in every block
     for (const at of fake) {
-      // cuts just before the false magic make the second range meet it first
-      for (let cut = Math.floor(at / 8) - 12; cut <= Math.floor(at / 8); cut++) {
+      // cuts just before the false magic make the second range meet it first (every one of
+      // them in test:full)
+      const before = exhaustive ? range(-12, 0) : [-12, -7, -3, -1, 0]
+      for (const cut of before.map((d) => Math.floor(at / 8) + d)) {
         const { text: decoded, ranges } = decodeSplit(bytes, [cut])
         expect(ranges[1]!.startBit).not.toBe(at)
         expectSameBytes(decoded, text, `cut at byte ${cut}`)
@@ -268,14 +278,29 @@ describe('bzip2 ranges', () => {
   // flipped, bzip2 itself accepts the file. What matters: never wrong data, and a failure
   // exactly where bzip2 -t fails.
   it('fails on a corrupt byte anywhere bzip2 does, and never returns wrong data', async () => {
-    // two streams, the first of two blocks: ~2.6 kB, every byte flipped in turn
+    // two streams, the first of two blocks: ~2.6 kB, every byte flipped in turn (test:full);
+    // otherwise every byte near a stream's or a block's start and end, and every 16th other
+    // one from an offset picked each run
     const text = concat([repeating(101_000, 1), repeating(500, 2)])
-    const bytes = concat([bzip2(text.subarray(0, 101_000)), bzip2(text.subarray(101_000))])
+    const streams = [bzip2(text.subarray(0, 101_000)), bzip2(text.subarray(101_000))]
+    const bytes = concat(streams)
     const third = Math.floor(bytes.length / 3)
     const bzip2Accepts = (data: Uint8Array) =>
       spawnSync('bzip2', ['-t'], { input: data }).status === 0
+    const edges = [
+      0,
+      streams[0]!.length,
+      bytes.length,
+      ...blockStarts(bytes).map((bit) => bit >>> 3),
+    ]
+    const offset = Math.floor(Math.random() * 8)
+    const flipped = (position: number) =>
+      exhaustive || position % 8 === offset || edges.some((at) => Math.abs(position - at) <= 24)
     let failed = 0
+    let tried = 0
     for (let position = 0; position < bytes.length; position++) {
+      if (!flipped(position)) continue
+      tried++
       // a long synchronous loop would starve the test runner's messages
       if (position % 64 === 0) await new Promise((resolve) => setImmediate(resolve))
       const corrupt = bytes.slice()
@@ -300,13 +325,19 @@ describe('bzip2 ranges', () => {
         for (const outcome of outcomes) expectSameBytes(outcome as Buffer, text, `byte ${position}`)
       }
     }
-    expect(failed).toBeGreaterThan(bytes.length * 0.9)
+    expect(failed, `offset ${offset}`).toBeGreaterThan(tried * 0.9)
   }, 180_000)
 
   it('fails on data cut at any length, in one range and split', async () => {
     const first = bzip2(textOf(150_000, digits, 5))
     const bytes = concat([first, bzip2(textOf(10, 'a', 6))])
-    for (let length = 0; length < bytes.length; length += length > bytes.length - 100 ? 1 : 211) {
+    // every length of the last 100 bytes in test:full, every third otherwise
+    const near = exhaustive ? 1 : 3
+    for (
+      let length = 0;
+      length < bytes.length;
+      length += length > bytes.length - 100 ? near : 211
+    ) {
       if (length === first.length) continue // one whole stream: valid
       await new Promise((resolve) => setImmediate(resolve))
       const cut = bytes.subarray(0, length)

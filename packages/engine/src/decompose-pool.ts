@@ -1,11 +1,19 @@
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads'
+import { MessageChannel, Worker } from 'node:worker_threads'
 import type { AsGraph } from './as-graph.js'
 import { AsRelParseError } from './as-rel-parse-error.js'
 import type { CoreDecomposition } from './core-decomposition.js'
+import type {
+  DecomposedLinks,
+  DecomposeJob,
+  DecomposeOutput,
+  DecomposeReply,
+  PartJob,
+} from './decompose-messages.js'
 import { detectCompression } from './detect-compression.js'
+import { workerExecArgv } from './worker-exec-argv.js'
 
 /** A snapshot decoded, parsed and decomposed. */
 export interface Decomposed {
@@ -20,38 +28,6 @@ export interface DecomposeOptions {
   /** Refuse snapshots whose text is longer (see `parseAsRel`). */
   maxDecompressedBytes?: number
 }
-
-/**
- * @internal What the pool posts to a worker: a whole snapshot, or (`split`) the lead of a bzip2
- * snapshot split across workers, which reads part 0 and stitches the helpers' parts, received
- * on `helpers` (one port per helper, in part order).
- */
-export type DecomposeJob =
-  | { kind: 'whole'; bytes: Uint8Array; maxDecompressedBytes?: number }
-  | {
-      kind: 'split'
-      bytes: Uint8Array
-      helpers: MessagePort[]
-      /** Text bytes decoded so far by all parts (a BigInt64Array's one cell). */
-      counted: SharedArrayBuffer
-      maxDecompressedBytes?: number
-    }
-
-/** @internal A helper's share of a split snapshot; its `AsRelPart` goes to `lead`. */
-export interface PartJob {
-  kind: 'part'
-  bytes: Uint8Array
-  part: number
-  parts: number
-  lead: MessagePort
-  counted: SharedArrayBuffer
-  maxDecompressedBytes?: number
-}
-
-/** @internal What a worker answers (a helper: `part-done` once its part is handed over). */
-export type DecomposeReply =
-  | ({ ok: true } & Decomposed)
-  | { ok: false; name: string; message: string; line: number | undefined }
 
 /**
  * A bzip2 snapshot is split across idle workers only when each gets this many compressed bytes
@@ -69,12 +45,15 @@ const workerUrl = new URL(
   import.meta.url,
 )
 
+// A worker inherits the host's execArgv, whatever way the host was started (a one-liner, a REPL):
+// less the options that only name the host's entry point, which a worker may refuse.
 function startWorker(): Worker {
-  if (!fromSource) return new Worker(workerUrl)
+  const execArgv = workerExecArgv(process.execArgv)
+  if (!fromSource) return new Worker(workerUrl, { execArgv })
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api')
   const bootstrap = `require(${JSON.stringify(tsx)}).register()
 require(${JSON.stringify(fileURLToPath(workerUrl))})`
-  return new Worker(bootstrap, { eval: true })
+  return new Worker(bootstrap, { eval: true, execArgv })
 }
 
 /**
@@ -106,6 +85,34 @@ export class DecomposePool {
    * @throws {AsRelParseError} as `parseAsRel` does; the signal's reason on abort.
    */
   async decompose(bytes: Uint8Array, options: DecomposeOptions = {}): Promise<Decomposed> {
+    const reply = await this.#run(bytes, options, 'graph')
+    if (reply.output !== 'graph') throw new Error('unreachable: a graph was asked for')
+    return { graph: reply.graph, decomposition: reply.decomposition }
+  }
+
+  /**
+   * {@link decompose}, the graph's links encoded in the worker (`encodeGraphLinks`) instead of
+   * sent whole: what a store keeps. The thread that answers requests then receives the shell
+   * indices and the links (1.4 MB for a 2024 snapshot) rather than the CSR as well (5.6 MB):
+   * external memory that makes its garbage collector run full collections over its whole heap.
+   *
+   * @throws {AsRelParseError} as `parseAsRel` does; the signal's reason on abort.
+   */
+  async decomposeToLinks(
+    bytes: Uint8Array,
+    options: DecomposeOptions = {},
+  ): Promise<DecomposedLinks> {
+    const reply = await this.#run(bytes, options, 'links')
+    if (reply.output !== 'links') throw new Error('unreachable: links were asked for')
+    const { decomposition, links, linkCount, format, metadata } = reply
+    return { decomposition, links, linkCount, format, metadata }
+  }
+
+  async #run(
+    bytes: Uint8Array,
+    options: DecomposeOptions,
+    output: DecomposeOutput,
+  ): Promise<Extract<DecomposeReply, { ok: true }>> {
     const { signal, maxDecompressedBytes } = options
     signal?.throwIfAborted()
     const lead = await this.#acquire(signal)
@@ -114,7 +121,7 @@ export class DecomposePool {
         ? Math.min(this.size, Math.floor(bytes.length / MIN_PART_BYTES))
         : 1
     const helpers = this.#acquireIdle(parts - 1)
-    return new Promise<Decomposed>((resolve, reject) => {
+    return new Promise<Extract<DecomposeReply, { ok: true }>>((resolve, reject) => {
       // each busy worker of this snapshot, with what removes its listeners
       const busy = new Map<Worker, () => void>()
       let settled = false
@@ -156,14 +163,14 @@ export class DecomposePool {
         settled = true
         signal?.removeEventListener('abort', onAbort)
         finish(lead, true)
-        if (reply.ok) resolve({ graph: reply.graph, decomposition: reply.decomposition })
+        if (reply.ok) resolve(reply)
         else reject(replyError(reply))
       })
       for (const helper of helpers) watch(helper, () => finish(helper, true))
       signal?.addEventListener('abort', onAbort, { once: true })
       if (helpers.length === 0) {
         const copy = bytes.slice()
-        const job: DecomposeJob = { kind: 'whole', bytes: copy, maxDecompressedBytes }
+        const job: DecomposeJob = { kind: 'whole', output, bytes: copy, maxDecompressedBytes }
         lead.postMessage(job, [copy.buffer as ArrayBuffer])
         return
       }
@@ -188,6 +195,7 @@ export class DecomposePool {
       const ports = channels.map((channel) => channel.port1)
       const job: DecomposeJob = {
         kind: 'split',
+        output,
         bytes: shared,
         helpers: ports,
         counted,
@@ -266,4 +274,13 @@ export function decomposeInWorker(
 ): Promise<Decomposed> {
   shared ??= new DecomposePool()
   return shared.decompose(bytes, options)
+}
+
+/** {@link DecomposePool.decomposeToLinks} on the process-wide pool of {@link decomposeInWorker}. */
+export function decomposeToLinksInWorker(
+  bytes: Uint8Array,
+  options?: DecomposeOptions,
+): Promise<DecomposedLinks> {
+  shared ??= new DecomposePool()
+  return shared.decomposeToLinks(bytes, options)
 }

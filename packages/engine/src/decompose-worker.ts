@@ -3,8 +3,10 @@ import { AsRelParseError } from './as-rel-parse-error.js'
 import { type AsRelPart, parseAsRelPart, type TextBudget } from './as-rel-part.js'
 import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { coreDecomposition } from './core-decomposition.js'
-import type { Decomposed, DecomposeJob, DecomposeReply, PartJob } from './decompose-pool.js'
+import type { DecomposeJob, DecomposeReply, PartJob } from './decompose-messages.js'
+import type { Decomposed } from './decompose-pool.js'
 import { decomposeSnapshot } from './decompose-snapshot.js'
+import { encodeGraphLinks } from './encode-graph-links.js'
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressedCapError } from './parse-as-rel.js'
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 
@@ -36,12 +38,25 @@ port.on('message', async (job: DecomposeJob | PartJob) => {
     return
   }
   const { graph, decomposition } = result
+  if (job.output === 'links') {
+    const links = encodeGraphLinks(graph)
+    const { linkCount, format, metadata } = graph
+    const reply: DecomposeReply = {
+      ok: true,
+      output: 'links',
+      decomposition,
+      links,
+      linkCount,
+      format,
+      metadata,
+    }
+    port.postMessage(reply, [links, decomposition.asns, decomposition.shells].map(bufferOf))
+    return
+  }
   const buffers = new Set<ArrayBuffer>(
-    [graph.asns, graph.offsets, graph.neighbors, decomposition.shells].map(
-      (array) => array.buffer as ArrayBuffer,
-    ),
+    [graph.asns, graph.offsets, graph.neighbors, decomposition.shells].map(bufferOf),
   )
-  const reply: DecomposeReply = { ok: true, graph, decomposition }
+  const reply: DecomposeReply = { ok: true, output: 'graph', graph, decomposition }
   port.postMessage(reply, [...buffers])
 })
 
@@ -120,4 +135,8 @@ async function readPart(job: PartJob): Promise<void> {
   if (part) job.lead.postMessage(part, [part.pairs.buffer as ArrayBuffer])
   else job.lead.postMessage(undefined)
   job.lead.close()
+}
+
+function bufferOf(array: Uint8Array | Uint32Array): ArrayBuffer {
+  return array.buffer as ArrayBuffer
 }

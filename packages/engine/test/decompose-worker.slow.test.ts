@@ -2,9 +2,16 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { AsRelParseError, DecomposePool, decomposeSnapshot } from '../src/index.js'
+import {
+  AsRelParseError,
+  DecomposePool,
+  decomposeSnapshot,
+  encodeGraphLinks,
+} from '../src/index.js'
+import { bzip2Bomb } from './bzip2-bomb.js'
 import { caidaDir } from './caida-data.js'
 import { watchEventLoop } from './event-loop-watch.js'
+import { expectSameDecomposition } from './same-decomposition.js'
 
 // A real 2024 file: ~1 s of decoding and parsing on one core of this machine.
 const file = `${caidaDir}20240801.as-rel.txt.bz2`
@@ -13,31 +20,19 @@ const pool = new DecomposePool({ size: 1 })
 const split = new DecomposePool({ size: 2 })
 afterAll(() => Promise.all([pool.close(), split.close()]))
 
-async function expectSameDecomposition(bytes: Uint8Array, what: string): Promise<void> {
-  const inWorkers = await split.decompose(bytes)
-  const here = await decomposeSnapshot(bytes)
-  expect(inWorkers.graph.linkCount, what).toBe(here.graph.linkCount)
-  expect(inWorkers.graph.format, what).toBe(here.graph.format)
-  expect(inWorkers.graph.metadata, what).toEqual(here.graph.metadata)
-  expect(
-    Buffer.from(inWorkers.graph.neighbors.buffer).equals(Buffer.from(here.graph.neighbors.buffer)),
-    what,
-  ).toBe(true)
-  expect(
-    Buffer.from(inWorkers.decomposition.asns.buffer).equals(
-      Buffer.from(here.decomposition.asns.buffer),
-    ),
-    what,
-  ).toBe(true)
-  expect(
-    Buffer.from(inWorkers.decomposition.shells.buffer).equals(
-      Buffer.from(here.decomposition.shells.buffer),
-    ),
-    what,
-  ).toBe(true)
-}
-
 describe('DecomposePool (worker threads)', () => {
+  // an idle server holds no decoder: workers start with the first snapshot, as many as it needs
+  it('starts no worker before work arrives, then only those the work needs', async () => {
+    const lazy = new DecomposePool({ size: 2 })
+    try {
+      expect(lazy.workers).toEqual({ started: 0, busy: 0 })
+      await lazy.decompose(new TextEncoder().encode('1|2|0\n')) // plain text: one part
+      expect(lazy.workers).toEqual({ started: 1, busy: 0 })
+    } finally {
+      await lazy.close()
+    }
+  })
+
   it('gives the same decomposition as the calling thread', async () => {
     const bytes = new Uint8Array(await readFile(file))
     const inWorker = await pool.decompose(bytes)
@@ -85,6 +80,37 @@ describe('DecomposePool (worker threads)', () => {
     expect(performance.now() - start).toBeLessThan(100 + 100 + 50)
   })
 
+  // what a store keeps: the shell indices and the links encoded, in one worker and split
+  it('sends the links encoded instead of the graph when asked, whole or split', async () => {
+    // 553 kB: split in two on a pool of two
+    const bytes = new Uint8Array(await readFile(`${caidaDir}20140101.as-rel.txt.bz2`))
+    const here = await decomposeSnapshot(bytes)
+    for (const [what, onPool] of [
+      ['one worker', pool],
+      ['split', split],
+    ] as const) {
+      const sent = await onPool.decomposeToLinks(bytes)
+      expect(Buffer.from(sent.links).equals(Buffer.from(encodeGraphLinks(here.graph))), what).toBe(
+        true,
+      )
+      expect(Buffer.from(sent.decomposition.shells.buffer)).toEqual(
+        Buffer.from(here.decomposition.shells.buffer),
+      )
+      expect(sent.decomposition.asns).toEqual(here.decomposition.asns)
+      expect(sent.decomposition.maxShell).toBe(here.decomposition.maxShell)
+      expect({ ...sent, links: 0, decomposition: 0 }).toEqual({
+        links: 0,
+        decomposition: 0,
+        linkCount: here.graph.linkCount,
+        format: here.graph.format,
+        metadata: here.graph.metadata,
+      })
+    }
+    await expect(pool.decomposeToLinks(new TextEncoder().encode('1|x|0\n'))).rejects.toThrow(
+      AsRelParseError,
+    )
+  })
+
   it('passes parse errors back as AsRelParseError with the line', async () => {
     const bytes = new TextEncoder().encode('1|2|-1\n3|x|0\n')
     const error = await pool.decompose(bytes).catch((e: unknown) => e)
@@ -92,16 +118,11 @@ describe('DecomposePool (worker threads)', () => {
     expect(error).toMatchObject({ line: 2 })
   })
 
+  // two serial-2 files too in decompose-worker.full.test.ts
   it('splits a bzip2 file across two workers: the same as one pass, real and multi-stream', async () => {
-    const files = [
-      '20240801.as-rel.txt.bz2',
-      '20240101.as-rel2.txt.bz2',
-      '20200101.as-rel2.txt.bz2',
-    ]
-    for (const name of files.filter((f) => existsSync(caidaDir + f))) {
-      await expectSameDecomposition(new Uint8Array(await readFile(caidaDir + name)), name)
-      expect(split.workers.started, name).toBe(2) // the helper was used
-    }
+    const name = '20240801.as-rel.txt.bz2'
+    await expectSameDecomposition(split, new Uint8Array(await readFile(caidaDir + name)), name)
+    expect(split.workers.started, name).toBe(2) // the helper was used
     // three streams cut mid-line from a real text, as pbzip2-style tools concatenate them
     const text = execFileSync('bzcat', [file], { maxBuffer: 1 << 26 })
     const cuts = [0, 2_000_001, 4_500_017, text.length]
@@ -111,7 +132,7 @@ describe('DecomposePool (worker threads)', () => {
         maxBuffer: 1 << 26,
       }),
     )
-    await expectSameDecomposition(new Uint8Array(Buffer.concat(streams)), 'multi-stream')
+    await expectSameDecomposition(split, new Uint8Array(Buffer.concat(streams)), 'multi-stream')
   })
 
   it('stops every worker of a split snapshot within 100 ms of an abort', async () => {
@@ -127,7 +148,7 @@ describe('DecomposePool (worker threads)', () => {
     expect(performance.now() - start).toBeLessThan(100 + 50)
     // rejected only once both threads have exited: none is left decoding
     expect(split.workers).toEqual({ started: 0, busy: 0 })
-    await expectSameDecomposition(bytes, 'after an abort')
+    await expectSameDecomposition(split, bytes, 'after an abort')
   })
 
   // The package as published: dist/ bundled by tsup, the worker entry beside it, libbzip2's
@@ -158,15 +179,12 @@ describe('DecomposePool (worker threads)', () => {
     }
   })
 
+  // at a cap of 16 MiB here, at the default cap (128 MiB) in decompose-worker.full.test.ts
   it('refuses a split bzip2 bomb at the decompressed size cap, memory bounded', async () => {
-    // 10 MB of valid lines per 635-byte stream, ~900 streams: ~9 GB of text in 570 kB
-    const stream = execFileSync('bzip2', ['-9', '-c'], {
-      input: Buffer.from('1|2|0\n'.repeat(10_000_000 / 6)),
-    })
-    const bomb = new Uint8Array(Buffer.concat(Array.from({ length: 900 }, () => stream)))
+    const bomb = bzip2Bomb()
     expect(bomb.length).toBeGreaterThan(2 * 256 * 1024) // split in two
     const { value: error, growth } = await watchEventLoop(() =>
-      split.decompose(bomb).catch((e: unknown) => e),
+      split.decompose(bomb, { maxDecompressedBytes: 16 * 1024 * 1024 }).catch((e: unknown) => e),
     )
     expect(error).toBeInstanceOf(AsRelParseError)
     expect((error as Error).message).toMatch(/decompressed size cap/)

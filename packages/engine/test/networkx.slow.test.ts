@@ -1,50 +1,5 @@
-import { execFileSync } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
-import { describe, expect, it } from 'vitest'
-import { decomposeSnapshot } from '../src/index.js'
-import { caidaDir } from './caida-data.js'
-import { externalTool } from './external-tools.js'
+import { describeNetworkxParity } from './networkx-parity.js'
 
-// NetworkX reads the bz2 itself, so this compares against a parser and an algorithm that share
-// nothing with ours. Skipped where no Python has networkx, except in CI, where that fails.
-const script = `
-import bz2, json, sys
-import networkx as nx
-g = nx.Graph()
-with bz2.open(sys.argv[1], 'rt') as f:
-    for line in f:
-        line = line.strip()
-        if not line or line.startswith('#'):
-            continue
-        a, b = line.split('|')[:2]
-        g.add_edge(int(a), int(b))
-g.remove_edges_from(list(nx.selfloop_edges(g)))
-json.dump(nx.core_number(g), sys.stdout)
-`
-
-// The first Python that has NetworkX: $PYTHON, the one on PATH, then Debian's (python3-networkx).
-const python = externalTool(
-  'Python with NetworkX',
-  [process.env.PYTHON, 'python3', '/usr/bin/python3'].filter((p): p is string => !!p),
-  ['-c', 'import networkx'],
-  'apt-get install python3-networkx',
-)
-
-describe.skipIf(!python)('NetworkX core_number parity', () => {
-  it.each([
-    '20130201.as-rel.txt.bz2',
-    '20220601.as-rel.v6-stable.txt.bz2',
-    '20151201.as-rel2.txt.bz2',
-  ])('%s: every AS equals NetworkX', async (name) => {
-    const path = `${caidaDir}${name}`
-    const expected = JSON.parse(
-      execFileSync(python!, ['-c', script, path], { maxBuffer: 1 << 28 }).toString(),
-    ) as Record<string, number>
-    const { graph, decomposition } = await decomposeSnapshot(await readFile(path))
-    const actual: Record<string, number> = {}
-    graph.asns.forEach((asn, i) => {
-      actual[String(asn)] = decomposition.shells[i]!
-    })
-    expect(actual).toEqual(expected)
-  })
-})
+// A serial-1 IPv4 and an IPv6 file; a serial-2 file in networkx-serial-2.slow.test.ts (a file
+// of its own for time).
+describeNetworkxParity(['20130201.as-rel.txt.bz2', '20220601.as-rel.v6-stable.txt.bz2'])

@@ -291,6 +291,7 @@ describe.each(testDatabases())('k-core read endpoints on $name', ({ open }) => {
     const doc = res.body
     expect(doc.openapi).toBe('3.1.0')
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/asns',
       '/api/asns/{asn}',
       '/api/health',
       '/api/movers',

@@ -29,7 +29,13 @@ function trackingStore(store: KcoreStore) {
     ...store,
     reader: async () => {
       const reader = await store.reader()
-      return { ...reader, shellPages: (...args) => trackedPages(reader.shellPages(...args)) }
+      return {
+        ...reader,
+        shellList: async (...args) => {
+          const list = await reader.shellList(...args)
+          return { ...list, pages: trackedPages(list.pages) }
+        },
+      }
     },
   }
   function trackedPages(inner: AsyncGenerator<ShellPage>): AsyncGenerator<ShellPage> {

@@ -1,6 +1,6 @@
 // A host that uses createHandler as a library: answers a few requests, closes its database,
-// never calls handler.close(), and returns. library-use.test.ts times how long the process
-// lives after that (nothing the handler made may keep it open).
+// never calls handler.close(), and returns. library-use.slow.test.ts waits for the process to
+// exit after that (nothing the handler made may keep it open).
 import { createCalStore } from '@cal/store'
 import { openDatabase } from '@kcore/db'
 import { createProvider, DEFAULT_PROVIDER_URL } from '@kcore/engine'
@@ -58,4 +58,3 @@ for (const name of before) added.splice(added.indexOf(name), 1)
 console.log(`resources added ${JSON.stringify(added)}`)
 console.log(`timers pending ${pending.size}`)
 await database.close()
-console.log(`returned ${Date.now()}`)

@@ -55,7 +55,7 @@ describe.each(testDatabases())('one reader per request on $name', ({ name, open 
     await cal.migrate()
     writerDb = await secondConnection(raw)
     kcoreWriter = createKcoreStore(writerDb, { trendReadModel: false })
-    calWriter = createCalStore(writerDb, { listModel: false })
+    calWriter = createCalStore(writerDb)
     handler = createHandler({
       kcore: { store: kcore.store, version: 'test' },
       cal: { store: cal, tokens: [TOKEN], timezone: 'UTC', now: () => new Date() },
@@ -90,7 +90,6 @@ describe.each(testDatabases())('one reader per request on $name', ({ name, open 
       start: new Date('2030-01-01T10:00:00Z'),
       end: new Date('2030-01-01T11:00:00Z'),
     })
-    await kcore.store.loadTrendModel()
     const paths = [
       '/api/trends/64500',
       '/api/trends/64501?start_date=2019-01-01',

@@ -36,21 +36,6 @@ export class AsnNotFoundError extends KcoreStoreError {
 }
 
 /**
- * The snapshot was replaced (re-ingested) or removed while a shell list of it was being read:
- * the rest of the list would belong to other content, so reading stops here.
- */
-export class SnapshotChangedError extends KcoreStoreError {
-  readonly ipVersion: IpVersion
-  readonly date: string
-  constructor(ipVersion: IpVersion, date: string) {
-    super('snapshot_changed', `the ${ipVersion} snapshot of ${date} changed while it was read`)
-    this.name = 'SnapshotChangedError'
-    this.ipVersion = ipVersion
-    this.date = date
-  }
-}
-
-/**
  * A research query's argument is out of its range (`k`, `top`, `limit`, `minShell`, page size).
  * `field` names the argument (API: 400 `invalid_parameter`).
  */

@@ -5,6 +5,23 @@
  * @packageDocumentation
  */
 
+export { asNameKey } from './as-registry/as-name-key.js'
+export {
+  type ImportAsRegistryOptions,
+  importAsRegistry,
+} from './as-registry/import-as-registry.js'
+export { RegistryFileError } from './as-registry/registry-csv.js'
+export type { AsRegistryEntry } from './as-registry/registry-entries.js'
+export {
+  type AsMatch,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_LIMIT,
+} from './as-registry/search-registry.js'
+export {
+  type AsRegistryInfo,
+  AsRegistryOutdatedError,
+  type NewAsRegistry,
+} from './as-registry/stored-registry.js'
 export { CALENDAR_DATE_PATTERN, isCalendarDate } from './calendar-date.js'
 export { parseCronSchedule } from './cron-schedule.js'
 export {
@@ -12,13 +29,14 @@ export {
   InvalidQueryError,
   KcoreConfigError,
   KcoreStoreError,
-  SnapshotChangedError,
   SnapshotNotFoundError,
 } from './errors.js'
 export type { IngestFileResult } from './ingest-file.js'
 export { ingestFile } from './ingest-file.js'
 export { createKcoreStore } from './kcore-store.js'
+export type { KcoreReader, KcoreStore, KcoreStoreOptions } from './kcore-store-interface.js'
 export type {
+  AsAddressSpace,
   AsnOverview,
   AsnVersionOverview,
   CoreAnswer,
@@ -26,15 +44,12 @@ export type {
   CoreSelector,
   DateRange,
   Distribution,
-  KcoreReader,
-  KcoreStore,
-  KcoreStoreOptions,
   Movers,
   MoversOptions,
   NewProvenance,
   NewSnapshot,
   RankMover,
-  ShellListHead,
+  ShellList,
   ShellListOptions,
   ShellPage,
   ShellRow,
@@ -67,7 +82,6 @@ export {
   type SyncResults,
   type SyncRunner,
 } from './sync-runner.js'
-export type { IndexTrendsOptions } from './trend-index.js'
 export {
   createScheduler,
   DEFAULT_SCHEDULER,

@@ -25,13 +25,11 @@ import { assertIpVersion } from './validate.js'
  *
  * The shell indices go in as ONE row of two blobs (`shell-blobs.ts`) and the ASNs' fence: three
  * parameters whatever the size and no index entry per AS, the same SQL on PostgreSQL and PGlite. The version's
- * known-ASN blob is merged in the same transaction. `options.vacuum` is accepted and ignored:
- * since migration 0005 there is no row table to vacuum.
+ * known-ASN blob is merged in the same transaction.
  */
 export async function ingestSnapshot(
   db: Kysely<KcoreSchema>,
   snapshot: NewSnapshot,
-  options: { vacuum?: boolean } = {},
 ): Promise<void> {
   const { ipVersion, date, decomposition, linkCount } = snapshot
   assertIpVersion(ipVersion)
@@ -129,7 +127,6 @@ export async function ingestSnapshot(
     // Last, so the row lock it takes is held only for the commit.
     await bumpRevision(trx)
   })
-  void options
 }
 
 /**

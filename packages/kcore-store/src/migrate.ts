@@ -2,7 +2,11 @@ import { migrateToLatest } from '@kcore/db'
 import { migrateWebhooks } from '@kcore/webhooks'
 import type { Kysely } from 'kysely'
 import { KcoreStoreError } from './errors.js'
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migrations.js'
+import {
+  KCORE_MIGRATION_LOCK_TABLE,
+  KCORE_MIGRATION_TABLE,
+  kcoreMigrationProvider,
+} from './migrations.js'
 
 /** Thrown when a migration fails; `cause` holds the database error. */
 export class KcoreMigrationError extends KcoreStoreError {
@@ -21,7 +25,11 @@ export class KcoreMigrationError extends KcoreStoreError {
 export async function migrateKcoreStore<DB>(db: Kysely<DB>): Promise<void> {
   await migrateToLatest(
     db,
-    { provider: migrationProvider, table: MIGRATION_TABLE, lockTable: MIGRATION_LOCK_TABLE },
+    {
+      provider: kcoreMigrationProvider,
+      table: KCORE_MIGRATION_TABLE,
+      lockTable: KCORE_MIGRATION_LOCK_TABLE,
+    },
     (message, cause) => new KcoreMigrationError(`k-core store ${message}`, { cause }),
   )
   await migrateWebhooks(db)

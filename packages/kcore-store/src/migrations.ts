@@ -6,16 +6,18 @@ import { revisionNotify } from './migrations/0004-revision-notify.js'
 import { compactShells } from './migrations/0005-compact-shells.js'
 import { asnFences } from './migrations/0006-asn-fences.js'
 import { trendIndex } from './migrations/0007-trend-index.js'
+import { dropTrendIndex } from './migrations/0008-drop-trend-index.js'
+import { asRegistry } from './migrations/0009-as-registry.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
-export const MIGRATION_TABLE = 'kcore_migration'
-export const MIGRATION_LOCK_TABLE = 'kcore_migration_lock'
+export const KCORE_MIGRATION_TABLE = 'kcore_migration'
+export const KCORE_MIGRATION_LOCK_TABLE = 'kcore_migration_lock'
 
 /**
  * The migrations of `@kcore/store`, in order, one per file under `migrations/` (as Kysely lays
  * them out). The ids are what databases have recorded: they never change once released.
  */
-export const migrations: Record<string, Migration> = {
+export const kcoreMigrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_revision': revision,
   '0003_provenance': provenance,
@@ -23,11 +25,13 @@ export const migrations: Record<string, Migration> = {
   '0005_compact_shells': compactShells,
   '0006_asn_fences': asnFences,
   '0007_trend_index': trendIndex,
+  '0008_drop_trend_index': dropTrendIndex,
+  '0009_as_registry': asRegistry,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */
-export const migrationProvider: MigrationProvider = {
+export const kcoreMigrationProvider: MigrationProvider = {
   async getMigrations() {
-    return migrations
+    return kcoreMigrations
   },
 }

@@ -2,28 +2,23 @@ import { Buffer } from 'node:buffer'
 import type { IpVersion } from '@kcore/engine'
 import { type Kysely, sql } from 'kysely'
 import { intArray } from './asn.js'
-import { committedRead } from './committed-read.js'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
 import type { KcoreSchema } from './schema.js'
 import { decodeShells, FENCE_STRIDE, fromBase64, indexOfAsn } from './shell-blobs.js'
-import { readTrendIndex, type TrendIndexRead } from './trend-index.js'
 import { assertAsns, assertDateRange, assertIpVersion } from './validate.js'
 
 /**
- * Trends of several ASNs found in the stored blobs by the database, without reading them: per
- * snapshot and ASN, one search of the snapshot's fence (every 256th ASN, in its row:
- * PostgreSQL's `width_bucket`, a binary search in C) names the one block of 256 positions
- * that can hold the AS, one fetch of that 1 KB slice of the ASN blob (from the one or two
+ * Trends of several ASNs found in the stored blobs by the database, without reading them whole:
+ * per snapshot and ASN, one search of the snapshot's fence (every 256th ASN, in its row:
+ * PostgreSQL's `width_bucket`, a binary search in C) names the one block of 256 positions that
+ * can hold the AS, one fetch of that 1 KB slice of the ASN blob (from the one or two
  * out-of-line chunks holding it: the blobs are stored uncompressed) is searched for the ASN's
  * bytes, and only where it is found is its shell index fetched and sent (see
- * {@link trendSearch}). A few pages per snapshot and a few bytes per point, where a binary
- * search of the whole blob fetched a chunk per probe (~17 per snapshot) and reading the blobs
- * would move ~100 MB. What answers while the read model loads, and every read with it off.
- * `known` is whether any snapshot of the version has the AS (all are searched; points
- * outside `range` are left out after), so record, rows and date range are of one state.
- * Snapshots the trend index holds (`trend-index.ts`) are read from it instead: one row per
- * AS and segment, a few pages for the whole history.
+ * {@link trendSearch}): a few pages per snapshot and a few bytes per point. What answers while
+ * the read model loads, and every read with it off. `known` is whether any snapshot of the
+ * version has the AS (all are searched; points outside `range` are left out after). The
+ * version's date range and the points come from one statement, so from one committed state.
  */
 export async function queryTrends(
   db: Kysely<KcoreSchema>,
@@ -34,65 +29,34 @@ export async function queryTrends(
   assertIpVersion(ipVersion)
   assertAsns(asns)
   assertDateRange(range)
-  const asnList = [...new Set(asns)]
-  return committedRead(db, async (trx) => {
-    // The listing gives the date range; the index's columns answer for the snapshots it
-    // holds, the fence search (in the same transaction: the same state) for the others.
-    const read = await readTrendIndex(trx, ipVersion, asnList)
-    const rest = uncovered(read)
-    const { rows } =
-      asnList.length > 0 && read.listed.length > 0 && rest?.length !== 0
-        ? await trendSearch(ipVersion, asnList, rest).execute(trx)
-        : { rows: [] }
-    return trendView(read, asnList, rows, range)
-  })
-}
-
-/** The listed dates no index column holds; undefined when the index holds none (all of them). */
-function uncovered({ listed, columns }: TrendIndexRead): string[] | undefined {
-  if (columns.length === 0) return undefined
-  const indexed = new Set(columns.map((c) => c.date))
-  return listed.map((n) => n.date).filter((d) => !indexed.has(d))
-}
-
-/** The trends of `asns` from the index's rows and the fence search's `searched` rows. */
-function trendView(
-  { listed, columns, rows }: TrendIndexRead,
-  asns: readonly number[],
-  searched: readonly SearchRow[],
-  range: DateRange | undefined,
-): TrendView {
   const trends = new Map<number, TrendPoint[]>()
   for (const asn of asns) trends.set(asn, [])
   const known = new Set<number>()
-  const dateRange = listed.length
-    ? { earliest: listed[0]!.date, latest: listed.at(-1)!.date }
-    : null
-  const add = (asn: number, date: string, shell: number, max: number) => {
-    known.add(asn)
-    if (range?.start !== undefined && date < range.start) return
-    if (range?.end !== undefined && date > range.end) return
-    trends.get(asn)!.push({
-      date,
-      shell_index: shell,
-      max_shell_index: max,
-      normalized_shell_index: normalizedShell(shell, max),
-    })
-  }
-  for (const [asn, segments] of rows) {
-    for (const c of columns) {
-      const value = segments.get(c.segment)?.[c.at] ?? 0
-      if (value > 0) add(asn, c.date, value - 1, c.max_shell_index)
-    }
-  }
-  for (const row of searched) {
+  const { rows } = await sql<SearchRow & { earliest: string | null; latest: string | null }>`
+    select r.earliest, r.latest, t.* from (
+      select min(date)::text as earliest, max(date)::text as latest from kcore_snapshot
+      where ip_version = ${ipVersion}) r
+    left join lateral (${trendSearch(ipVersion, [...trends.keys()])}) t on true`.execute(db)
+  const first = rows[0]
+  const dateRange =
+    first?.earliest && first.latest ? { earliest: first.earliest, latest: first.latest } : null
+  for (const row of rows) {
+    if (row.asn === null) continue
     const asn = Number(row.asn)
     const shell = row.shell !== null ? littleEndianHex(row.shell) : searchBlock(row, asn)
-    if (shell !== undefined) add(asn, row.date, shell, row.max_shell_index)
+    if (shell === undefined) continue
+    known.add(asn)
+    if (range?.start !== undefined && row.date < range.start) continue
+    if (range?.end !== undefined && row.date > range.end) continue
+    trends.get(asn)!.push({
+      date: row.date,
+      shell_index: shell,
+      max_shell_index: row.max_shell_index,
+      normalized_shell_index: normalizedShell(shell, row.max_shell_index),
+    })
   }
-  // Both lists are by date: merged, each trend is again.
-  if (columns.length > 0 && searched.length > 0)
-    for (const points of trends.values()) points.sort(byDate)
+  // A lateral join keeps no order of its own.
+  for (const points of trends.values()) points.sort(byDate)
   return { dateRange, trends, known }
 }
 
@@ -126,7 +90,7 @@ function needles(asns: number[]) {
 
 /** A row of {@link trendSearch}. */
 interface SearchRow {
-  asn: string
+  asn: string | null
   date: string
   max_shell_index: number
   shell: string | null
@@ -141,11 +105,10 @@ interface SearchRow {
  * match on a boundary is the AS: then the row carries its shell index's bytes (`shell`, hex,
  * one slice of the shell blob). A first match off a boundary (bytes of two neighbours that
  * spell the ASN, rare) says nothing: that row carries the whole block of both blobs
- * (`asns`, `shells`, base64) for the caller to search. Rows only where the bytes occur, by
- * ASN and date; with `onlyDates`, of those snapshots alone (the trend index answers for the
- * others). Exported for the test of what it reads.
+ * (`asns`, `shells`, base64) for the caller to search. Rows only where the bytes occur.
+ * Exported for the test of what it reads.
  */
-export function trendSearch(ipVersion: IpVersion, asns: number[], onlyDates?: string[]) {
+export function trendSearch(ipVersion: IpVersion, asns: number[]) {
   return sql<SearchRow>`
     select w.asn::text as asn, n.date::text as date, n.max_shell_index,
       case when p.at % 4 = 0 then encode(substring(s.shells
@@ -170,7 +133,5 @@ export function trendSearch(ipVersion: IpVersion, asns: number[], onlyDates?: st
     -- ... and the byte offset of the ASN's first occurrence in it (-1: none).
     cross join lateral (
       select position(decode(w.needle, 'hex') in k.block) - 1 as at offset 0) p
-    where n.ip_version = ${ipVersion} and p.at >= 0
-      ${onlyDates ? sql`and n.date = any(${`{${onlyDates.join(',')}}`}::date[])` : sql``}
-    order by w.asn, n.date`
+    where n.ip_version = ${ipVersion} and p.at >= 0`
 }

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import type { KcoreSchema } from './schema.js'
 
 /** The channel `kcore_revision` notifies on every change (migration 0004). */
-export const REVISION_CHANNEL = 'kcore_revision'
+export const KCORE_REVISION_CHANNEL = 'kcore_revision'
 
 /** Bumps the data revision; call it inside the transaction that changes stored data. */
 export async function bumpRevision(trx: Kysely<KcoreSchema>): Promise<void> {
@@ -10,7 +10,7 @@ export async function bumpRevision(trx: Kysely<KcoreSchema>): Promise<void> {
 }
 
 /** The committed data revision, as a decimal string (one primary-key row read). */
-export async function queryRevision(db: Kysely<KcoreSchema>): Promise<string> {
+export async function queryKcoreRevision(db: Kysely<KcoreSchema>): Promise<string> {
   const row = await db.selectFrom('kcore_revision').select('revision').executeTakeFirstOrThrow()
   return String(row.revision)
 }

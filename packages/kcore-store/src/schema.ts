@@ -48,22 +48,25 @@ export interface RevisionTable {
   revision: ColumnType<string, string, string>
 }
 
-/** A segment of the trend index (migration 0007, `trend-index.ts`). */
-export interface TrendSegmentTable {
-  ip_version: IpVersion
-  segment: Generated<number>
-  /** The snapshots it was made from, ascending, and each one's content stamp (µs). */
-  dates: ColumnType<string[], RawBuilder<unknown>, never>
-  stamps: ColumnType<string[], RawBuilder<unknown>, never>
-  complete: Generated<boolean>
+/** The one stored AS registry import (migration 0009, `as-registry/`). */
+export interface AsRegistryTable {
+  singleton: Generated<boolean>
+  source: string
+  date: string
+  imported_at: Generated<Date>
+  asn_count: number
 }
 
-/** One AS in one segment: shell index + 1 per segment date (0: absent), 1, 2 or 4 bytes. */
-export interface TrendRowTable {
-  ip_version: IpVersion
-  segment: number
-  asn: ColumnType<string, number, never>
-  shells: ColumnType<Uint8Array, RawBuilder<unknown>, never>
+/** One ASN of the AS registry. */
+export interface AsEntryTable {
+  asn: number
+  name: string
+  name_key: string
+  ipv4_addresses: number
+  ipv4_slash24s: number
+  ipv4_prefixes: number
+  ipv6_slash48s: number
+  ipv6_prefixes: number
 }
 
 /** The tables of `@kcore/store`, as Kysely sees them. */
@@ -72,6 +75,6 @@ export type KcoreSchema = {
   kcore_snapshot: SnapshotTable
   kcore_snapshot_shells: SnapshotShellsTable
   kcore_known_asns: KnownAsnsTable
-  kcore_trend_segment: TrendSegmentTable
-  kcore_trend_row: TrendRowTable
+  kcore_as_registry: AsRegistryTable
+  kcore_as_entry: AsEntryTable
 }

@@ -63,7 +63,7 @@ export function encodeShells(asns: ArrayLike<number>, shells: ArrayLike<number>)
 
 /**
  * `values` as unsigned little-endian integers `width` bytes wide (the caller has checked they
- * fit): the form of a shell blob, and of a trend index row (`trend-index.ts`).
+ * fit): the form of a shell blob.
  */
 export function packLittleEndian(values: ArrayLike<number>, width: 1 | 2 | 4): Uint8Array {
   const bytes = new Uint8Array(values.length * width)

@@ -1,5 +1,6 @@
 import { KcoreStoreError } from './errors.js'
-import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
+import type { KcoreStore } from './kcore-store-interface.js'
+import type { NewSnapshot } from './kcore-store-types.js'
 
 /**
  * A snapshot whose AS count is under this share of its stored neighbours' is refused: CAIDA

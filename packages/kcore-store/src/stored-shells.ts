@@ -11,7 +11,7 @@ import { assertIpVersion } from './validate.js'
 /**
  * A stored snapshot, decoded: its record, the stamp of its content (its `ingested_at` to the
  * microsecond, set anew by every (re-)ingest) and its shell indices. Shared by every read that
- * gets it (kept in the reader's memo): never modified.
+ * gets it (the reads of one revision share it): never modified.
  */
 export interface StoredShells extends DecodedShells {
   snapshot: SnapshotInfo
@@ -20,7 +20,7 @@ export interface StoredShells extends DecodedShells {
   byteLength: number
 }
 
-/** Where the queries get a snapshot's {@link StoredShells} (through the reader's memo). */
+/** Where the queries get a snapshot's {@link StoredShells} (shared by the reads of a revision). */
 export type ShellSource = (ipVersion: IpVersion, date: string) => Promise<StoredShells>
 
 /** The stamp of a snapshot's content (see {@link StoredShells.stamp}). */

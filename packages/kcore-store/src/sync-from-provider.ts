@@ -6,7 +6,8 @@ import {
   type SnapshotProvider,
   type SnapshotRef,
 } from '@kcore/engine'
-import type { KcoreStore, NewSnapshot } from './kcore-store-types.js'
+import type { KcoreStore } from './kcore-store-interface.js'
+import type { NewSnapshot } from './kcore-store-types.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
 import { assertStorableSnapshot } from './snapshot-plausibility.js'
 import { assertIpVersion } from './validate.js'
@@ -206,16 +207,6 @@ async function syncVersion(
     }
     delete prepared[i]
   }
-  if (result.added.length > 0) {
-    try {
-      await store.indexTrends(ipVersion, signal ? { signal } : {})
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason
-      // Nothing is lost: the fence search answers for every snapshot the index lacks, and the
-      // next run that stores one builds the segment again.
-    }
-  }
-
   result.checked = result.failures.length === 0
   if (result.failures.length > 0) {
     const list = result.failures.map((f) => `${f.date}: ${f.error}`).join('; ')

@@ -1,5 +1,5 @@
 import type { IpVersion, SnapshotProvider } from '@kcore/engine'
-import type { KcoreStore } from './kcore-store-types.js'
+import type { KcoreStore } from './kcore-store-interface.js'
 import { RefreshInProgressError } from './refresh-in-progress-error.js'
 import { syncFromProvider, type VersionSyncResult } from './sync-from-provider.js'
 

@@ -5,7 +5,7 @@ import type { DecodedShells } from './shell-blobs.js'
  * `to - 1` of `union` (ascending, holding every column's ASNs), `values[(slot - from) * n + i]`
  * becomes the shell index + 1 of that AS in `columns[i]` (0: absent; n = `columns.length`).
  * `next[i]` is column i's position in its ASNs, advanced past the tile, so tiles taken in order
- * walk each column once. What the trend read model and the trend index are both made of.
+ * walk each column once: how the trend read model lays its rows out.
  */
 export function transposeTile(
   columns: readonly DecodedShells[],

@@ -8,10 +8,10 @@ import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createKcoreStore } from '../src/index.js'
 import {
-  MIGRATION_LOCK_TABLE,
-  MIGRATION_TABLE,
-  migrationProvider,
-  migrations,
+  KCORE_MIGRATION_LOCK_TABLE,
+  KCORE_MIGRATION_TABLE,
+  kcoreMigrationProvider,
+  kcoreMigrations as migrations,
 } from '../src/migrations.js'
 import { normalizedShell } from '../src/normalized-shell.js'
 import { decodeShells, encodeShells, MAX_STORED_SHELL, shellWidth } from '../src/shell-blobs.js'
@@ -110,8 +110,8 @@ describe.each(testDatabases())('migration 0005 on $name', ({ open }) => {
         database.db,
         {
           provider: { getMigrations: async () => OLD },
-          table: MIGRATION_TABLE,
-          lockTable: MIGRATION_LOCK_TABLE,
+          table: KCORE_MIGRATION_TABLE,
+          lockTable: KCORE_MIGRATION_LOCK_TABLE,
         },
         (message) => new Error(message),
       )
@@ -220,9 +220,9 @@ describe.each(testDatabases())('migration 0005 on $name', ({ open }) => {
       await store.ingest({ ipVersion: 'ipv4', date: '2014-06-01', decomposition, linkCount: 1 })
       const migrator = new Migrator({
         db: database.db,
-        provider: migrationProvider,
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        provider: kcoreMigrationProvider,
+        migrationTableName: KCORE_MIGRATION_TABLE,
+        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
       })
       const { error } = await migrator.migrateTo('0004_revision_notify')
       expect(error).toBeUndefined()

@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createKcoreStore, ingestFile } from '../src/index.js'
-import { migrations } from '../src/migrations.js'
+import {
+  KCORE_MIGRATION_LOCK_TABLE,
+  KCORE_MIGRATION_TABLE,
+  kcoreMigrationProvider,
+  kcoreMigrations as migrations,
+} from '../src/migrations.js'
 import { FIXTURE } from './helpers.js'
 
 /** The ids databases have recorded since these migrations were released. */
@@ -16,6 +21,8 @@ const RELEASED = [
   '0005_compact_shells',
   '0006_asn_fences',
   '0007_trend_index',
+  '0008_drop_trend_index',
+  '0009_as_registry',
 ]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
@@ -32,6 +39,13 @@ async function schemaOf(db: Database['db']) {
   return { columns: columns.rows, indexes: indexes.rows, triggers: triggers.rows }
 }
 
+/** The schema fixture taken after migration `id`. */
+async function schemaFixture(id: string) {
+  return JSON.parse(
+    await readFile(new URL(`./fixtures/schema-${id}.json`, import.meta.url), 'utf8'),
+  )
+}
+
 describe.each(testDatabases())('k-core store migrations on $name', ({ open }) => {
   it('keeps the released ids, one migration per file, in order', () => {
     expect(Object.keys(migrations)).toEqual(RELEASED)
@@ -41,10 +55,32 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     const database = await open()
     try {
       await createKcoreStore(database).migrate()
-      const fixture = JSON.parse(
-        await readFile(new URL('./fixtures/schema-0007.json', import.meta.url), 'utf8'),
-      )
-      expect(await schemaOf(database.db)).toEqual(fixture)
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('drops the trend index in 0008 and makes its tables again going down (0009 too), data kept', async () => {
+    const database = await open()
+    try {
+      const store = createKcoreStore(database)
+      await store.migrate()
+      await ingestFile(store, FIXTURE)
+      const before = await (await store.reader()).trends('ipv4', [3356, 174])
+      const migrator = new Migrator({
+        db: database.db,
+        provider: kcoreMigrationProvider,
+        migrationTableName: KCORE_MIGRATION_TABLE,
+        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
+      })
+      const down = await migrator.migrateTo('0007_trend_index')
+      expect(down.error).toBeUndefined()
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0007'))
+      await createKcoreStore(database).migrate()
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
+      const after = await (await createKcoreStore(database).reader()).trends('ipv4', [3356, 174])
+      expect(after).toEqual(before)
     } finally {
       await database.close()
     }

@@ -12,7 +12,11 @@ import {
   RefreshInProgressError,
   SnapshotNotFoundError,
 } from '../src/index.js'
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from '../src/migrations.js'
+import {
+  KCORE_MIGRATION_LOCK_TABLE,
+  KCORE_MIGRATION_TABLE,
+  kcoreMigrationProvider,
+} from '../src/migrations.js'
 import { clearKcoreTables, decomposition } from './helpers.js'
 
 /** Small snapshots: distinct ASNs biased to 0 and 2^32-1, shells biased to 0 and small values. */
@@ -251,9 +255,9 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
     try {
       const migrator = new Migrator({
         db: fresh.db as Kysely<unknown>,
-        provider: migrationProvider,
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        provider: kcoreMigrationProvider,
+        migrationTableName: KCORE_MIGRATION_TABLE,
+        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
       })
       expect((await migrator.migrateTo('0001_initial')).error).toBeUndefined()
       await sql`insert into kcore_snapshot (ip_version, date, max_shell_index, unique_asns, link_count, source)

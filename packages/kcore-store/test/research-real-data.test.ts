@@ -160,6 +160,10 @@ describe.each(testDatabases())('research queries on real CAIDA files, $name', ({
         },
       },
       ipv6: null,
+      // No AS registry imported.
+      name: null,
+      address_space: null,
+      registry: null,
     })
   })
 

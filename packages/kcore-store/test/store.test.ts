@@ -4,7 +4,7 @@ import { ENGINE_VERSION } from '@kcore/engine'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createKcoreStore, InvalidQueryError, type KcoreStore } from '../src/index.js'
-import { migrations } from '../src/migrations.js'
+import { kcoreMigrations as migrations } from '../src/migrations.js'
 import {
   clearKcoreTables,
   countRows,

@@ -143,8 +143,6 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
       await Promise.all([model.catchUp(), model.advance(), model.catchUp()])
       const view = model.view(revision, 'ipv4', [701])
       expect(view?.trends.get(701)?.map((p) => p.date)).toEqual(dates)
-      // A store without a model has nothing to load.
-      await expect(sqlStore.loadTrendModel()).resolves.toBeUndefined()
     } finally {
       await database.close()
     }
@@ -213,58 +211,6 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
       process.off('unhandledRejection', onUnhandled)
       await database.close().catch(() => {})
     }
-  })
-
-  it('warms the trend read for both versions without moving the model or writing', async () => {
-    const database = await open()
-    const statements: string[] = []
-    const recorded = Object.create(database, {
-      db: {
-        value: database.db.withPlugin({
-          transformQuery({ node }) {
-            statements.push(node.kind === 'RawNode' ? node.sqlFragments.join('?') : node.kind)
-            return node
-          },
-          transformResult: async ({ result }) => result,
-        }),
-      },
-    }) as typeof database
-    const store = createKcoreStore(recorded)
-    try {
-      await store.migrate()
-      // An empty store warms too: a new service's first start.
-      await store.warm()
-      await store.ingest({
-        ipVersion: 'ipv4',
-        date: '2001-01-01',
-        decomposition: decomposition([[701, 2]]),
-        linkCount: 1,
-      })
-      const before = (await store.reader()).revision
-      statements.length = 0
-      await store.warm()
-      const reads = statements.filter((text) => text.includes('from kcore_trend_segment'))
-      expect(reads).toHaveLength(2)
-      expect(statements.some((text) => text.includes('from kcore_revision r left join'))).toBe(
-        false,
-      )
-      expect(statements.some((text) => /\b(insert|update|delete)\b/i.test(text))).toBe(false)
-      expect((await store.reader()).revision).toBe(before)
-      // The model is as behind as before: the first read answers from SQL and starts its step.
-      statements.length = 0
-      const view = await (await store.reader()).trends('ipv4', [701])
-      expect(view.trends.get(701)!.map((p) => p.shell_index)).toEqual([2])
-      for (let i = 0; i < 200; i++) {
-        if (statements.some((text) => text.includes('from kcore_revision r left join'))) break
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      expect(statements.some((text) => text.includes('from kcore_revision r left join'))).toBe(true)
-    } finally {
-      await store.loadTrendModel().catch(() => {})
-      await database.close()
-    }
-    // A warm-up on a closed database fails as any read would, rather than passing silently.
-    await expect(store.warm()).rejects.toThrow()
   })
 
   it("sees another connection's ingest on the next read (the revision, not time)", async () => {

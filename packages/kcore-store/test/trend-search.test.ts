@@ -1,176 +1,32 @@
-import { Buffer } from 'node:buffer'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import type { Database } from '@kcore/db'
-import { migrateToLatest } from '@kcore/db'
 import { propertyRuns, testDatabases } from '@kcore/db/testing'
-import { decomposeSnapshot } from '@kcore/engine'
 import fc from 'fast-check'
-import { Migrator, sql } from 'kysely'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createKcoreStore, type KcoreStore, type TrendPoint, type TrendView } from '../src/index.js'
-import {
-  MIGRATION_LOCK_TABLE,
-  MIGRATION_TABLE,
-  migrationProvider,
-  migrations,
-} from '../src/migrations.js'
-import { normalizedShell } from '../src/normalized-shell.js'
+import { createKcoreStore } from '../src/index.js'
 import { queryTrends, trendSearch } from '../src/query-trends.js'
-import { blobParam, encodeShells, FENCE_STRIDE, fenceOf } from '../src/shell-blobs.js'
+import { fenceOf } from '../src/shell-blobs.js'
 import { createTrendReadModel } from '../src/trend-read-model.js'
+import { clearKcoreTables, decomposition } from './helpers.js'
+
 import {
-  CAIDA_DIR,
-  clearKcoreTables,
-  decomposition,
-  fenceMismatches,
-  secondConnection,
-  storedShells,
-} from './helpers.js'
+  asn,
+  DATES,
+  edgeAsns,
+  entries,
+  expectedEntries,
+  expectedPoints,
+  ingestAll,
+  ingestPairs,
+  K,
+  type Pairs,
+  snapshot,
+  storedFences,
+} from './trend-search-cases.js'
 
 // The database's search of the stored blobs (what answers while the read model loads, and
 // every read without it) through each snapshot's fence: exact at every block edge, for
 // snapshots of every size around the fence's stride and every stored shell width, on random
 // and on real snapshots; and its cost per snapshot a constant, whatever the snapshot's size.
-
-const MAX_ASN = 2 ** 32 - 1
-const K = FENCE_STRIDE
-
-/** One snapshot as ingested: `[asn, shell]` pairs, ascending by ASN. */
-type Pairs = [number, number][]
-
-/** The trend points of `asn` over `snapshots` (date order), as the decompositions give them. */
-function expectedPoints(snapshots: { date: string; pairs: Pairs }[], asn: number): TrendPoint[] {
-  const points: TrendPoint[] = []
-  for (const { date, pairs } of snapshots) {
-    const max = pairs.reduce((m, [, s]) => Math.max(m, s), 0)
-    const hit = pairs.find(([a]) => a === asn)
-    if (hit)
-      points.push({
-        date,
-        shell_index: hit[1],
-        max_shell_index: max,
-        normalized_shell_index: normalizedShell(hit[1], max),
-      })
-  }
-  return points
-}
-
-/**
- * The ASNs whose four bytes straddle the stored ASNs at `p` and `p + 1` (the blob's bytes at
- * offsets 1, 2 and 3 past `p`'s): a byte search finds them off the 4-byte boundaries.
- */
-function straddling(asns: number[], p: number): number[] {
-  const bytes = Buffer.alloc(8)
-  bytes.writeUInt32LE(asns[p]!, 0)
-  bytes.writeUInt32LE(asns[p + 1]!, 4)
-  return [1, 2, 3].map((offset) => bytes.readUInt32LE(offset))
-}
-
-/**
- * ASNs at and around every block edge of each snapshot (the fence's entries, the ones before
- * them, the next value up and down), the first and last, the values just outside them, both
- * ends of the ASN range, and ones spelled by the bytes of two stored neighbours (at the edges
- * and every 17th position): where a fence search or a byte search goes wrong if it does.
- */
-function edgeAsns(snapshots: { pairs: Pairs }[]): number[] {
-  const out = new Set<number>([0, 1, MAX_ASN - 1, MAX_ASN])
-  for (const { pairs } of snapshots) {
-    const asns = pairs.map(([a]) => a)
-    const at = new Set<number>()
-    for (let i = 0; i <= asns.length; i += K)
-      for (const p of [i - 1, i, i + 1, asns.length - 1]) if (p >= 0 && p < asns.length) at.add(p)
-    for (const p of at)
-      for (const d of [-1, 0, 1]) {
-        const v = asns[p]! + d
-        if (v >= 0 && v <= MAX_ASN) out.add(v)
-      }
-    for (let p = 0; p + 1 < asns.length; p++)
-      if (at.has(p) || p % 17 === 0) for (const v of straddling(asns, p)) out.add(v)
-  }
-  return [...out]
-}
-
-/** The ASNs of `view` as `[asn, points, known]`, for a comparison that names the ASN. */
-const entries = (view: TrendView) =>
-  [...view.trends].map(([asn, points]) => [asn, points, view.known.has(asn)] as const)
-
-// Sizes at the stride's edges (0 to three blocks and a bit), ASNs dense (shared between
-// snapshots, whole blocks of neighbours) or anywhere up to 2^32 - 1, shells of one, two or
-// four bytes.
-const size = fc.oneof(
-  fc.constantFrom(0, 1, 2, K - 1, K, K + 1, 2 * K - 1, 2 * K, 2 * K + 1, 3 * K + 7),
-  fc.integer({ min: 0, max: 4 * K }),
-)
-const asn = fc.oneof(
-  fc.integer({ min: 0, max: 3 * K }),
-  fc.integer({ min: 0, max: 20 * K }),
-  fc.constantFrom(0, 1, 65_535, 65_536, MAX_ASN - 1, MAX_ASN),
-  fc.integer({ min: 0, max: MAX_ASN }),
-)
-const snapshot = fc
-  .tuple(size, fc.constantFrom(5, 300, 70_000))
-  .chain(([n, maxShell]) =>
-    fc.tuple(
-      fc.uniqueArray(asn, { minLength: n, maxLength: n }),
-      fc.array(fc.integer({ min: 0, max: maxShell }), { minLength: n, maxLength: n }),
-    ),
-  )
-  .map(([asns, shells]): Pairs => {
-    const pairs = asns.map((a, i): [number, number] => [a, shells[i]!])
-    return pairs.sort((a, b) => a[0] - b[0])
-  })
-const DATES = ['1998-01-01', '2004-02-29', '2013-01-01', '2024-08-01']
-
-/** Stores `pairs` as the IPv4 snapshot of `date` (one link per AS). */
-function ingestPairs(store: KcoreStore, date: string, pairs: Pairs) {
-  return store.ingest({
-    ipVersion: 'ipv4',
-    date,
-    decomposition: decomposition(pairs),
-    linkCount: pairs.length,
-  })
-}
-
-/**
- * What {@link entries} of a view of `asns` (each once) over `stored` must be: the points in
- * `range`, and whether any snapshot has the AS.
- */
-function expectedEntries(
-  stored: { date: string; pairs: Pairs }[],
-  asns: number[],
-  range?: { start: string; end: string },
-) {
-  return [...new Set(asns)].map((a) => {
-    const points = expectedPoints(stored, a)
-    const shown = range
-      ? points.filter((p) => p.date >= range.start && p.date <= range.end)
-      : points
-    return [a, shown, points.length > 0] as const
-  })
-}
-
-/** Ingests `list` as IPv4 snapshots of DATES (in order), one IPv6 snapshot of the first. */
-async function ingestAll(database: Database, list: Pairs[]) {
-  const store = createKcoreStore(database, { trendReadModel: false })
-  const stored = list.map((pairs, i) => ({ date: DATES[i]!, pairs }))
-  for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
-  await store.ingest({
-    ipVersion: 'ipv6',
-    date: DATES[0]!,
-    decomposition: decomposition([[list[0]![0]?.[0] ?? 7, 3]]),
-    linkCount: 1,
-  })
-  return stored
-}
-
-/** The fence stored beside each IPv4 snapshot. */
-async function storedFences(database: Database) {
-  const { rows } = await sql<{ date: string; fence: string[] | number[] }>`
-    select date::text as date, fence from kcore_snapshot_shells where ip_version = 'ipv4'
-    order by date`.execute(database.db)
-  return rows.map((r) => ({ date: r.date, fence: r.fence.map(Number) }))
-}
 
 describe('the fence of a snapshot', () => {
   it('is every FENCE_STRIDE-th ASN from the first, and bounds each block', () => {
@@ -192,7 +48,7 @@ describe('the fence of a snapshot', () => {
 })
 
 describe.each(testDatabases())('the trend search of the stored blobs on $name', ({ open }) => {
-  it('finds every AS at and around every block edge exactly, at any size and shell width', async () => {
+  it('finds every AS at and around every block edge exactly, at any size, shell width and range', async () => {
     const database = await open()
     const store = createKcoreStore(database)
     await store.migrate()
@@ -202,22 +58,35 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
         fc.asyncProperty(
           fc.array(snapshot, { minLength: 1, maxLength: DATES.length }),
           fc.array(asn, { maxLength: 5 }),
-          async (list, extra) => {
+          fc.option(fc.tuple(fc.nat(), snapshot), { nil: undefined }),
+          fc.option(fc.tuple(fc.constantFrom(...DATES), fc.constantFrom(...DATES)), {
+            nil: undefined,
+          }),
+          async (list, extra, replace, bounds) => {
             await clearKcoreTables(database)
             const stored = await ingestAll(database, list)
+            // Maybe one date re-ingested with other content.
+            if (replace) {
+              const target = stored[replace[0] % stored.length]!
+              target.pairs = replace[1]
+              await ingestPairs(store, target.date, target.pairs)
+            }
             expect(await storedFences(database)).toEqual(
               stored.map(({ date, pairs }) => ({
                 date,
                 fence: Array.from(fenceOf(Uint32Array.from(pairs, ([a]) => a))),
               })),
             )
+            // Dates compare as strings (the lint's Math.min/max would make them NaN).
+            const [low, high] = [...(bounds ?? [])].sort()
+            const range = bounds && { start: low!, end: high! }
             const asns = [...edgeAsns(stored), ...extra, ...extra]
-            const view = await queryTrends(database.db as never, 'ipv4', asns)
+            const view = await queryTrends(database.db as never, 'ipv4', asns, range)
             expect(view.dateRange).toEqual({ earliest: DATES[0], latest: stored.at(-1)!.date })
-            expect(entries(view)).toEqual(expectedEntries(stored, asns))
+            expect(entries(view)).toEqual(expectedEntries(stored, asns, range))
             // The read model, transposed from the whole blobs, agrees.
             await model.catchUp()
-            expect(model.view((await store.reader()).revision, 'ipv4', asns)).toEqual(view)
+            expect(model.view((await store.reader()).revision, 'ipv4', asns, range)).toEqual(view)
           },
         ),
         { numRuns: propertyRuns(40) },
@@ -226,177 +95,6 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
       await database.close()
     }
   }, 300_000)
-
-  it('answers the same through the trend index, whatever it holds or lacks', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(snapshot, { minLength: 1, maxLength: DATES.length }),
-          fc.nat({ max: DATES.length }),
-          fc.option(fc.tuple(fc.nat(), snapshot), { nil: undefined }),
-          fc.boolean(),
-          fc.array(asn, { maxLength: 5 }),
-          fc.option(fc.tuple(fc.constantFrom(...DATES), fc.constantFrom(...DATES)), {
-            nil: undefined,
-          }),
-          async (list, before, replace, again, extra, bounds) => {
-            await clearKcoreTables(database)
-            // The first `before` snapshots indexed, the rest stored after the segment; one
-            // maybe re-ingested with other content (its column goes stale); maybe a second
-            // segment then takes what the first lacks.
-            const ingest = (date: string, pairs: Pairs) => ingestPairs(store, date, pairs)
-            const stored = list.map((pairs, i) => ({ date: DATES[i]!, pairs }))
-            for (const [i, { date, pairs }] of stored.entries()) {
-              if (i === before) await store.indexTrends('ipv4', { minSnapshots: 1 })
-              await ingest(date, pairs)
-            }
-            if (before >= stored.length) await store.indexTrends('ipv4', { minSnapshots: 1 })
-            if (replace) {
-              const target = stored[replace[0] % stored.length]!
-              target.pairs = replace[1]
-              await ingest(target.date, target.pairs)
-            }
-            if (again) await store.indexTrends('ipv4', { minSnapshots: 1 })
-            const range = bounds && {
-              start: bounds[0] < bounds[1] ? bounds[0] : bounds[1],
-              end: bounds[0] < bounds[1] ? bounds[1] : bounds[0],
-            }
-            const asns = [...edgeAsns(stored), ...extra]
-            const view = await queryTrends(database.db as never, 'ipv4', asns, range)
-            expect(entries(view)).toEqual(expectedEntries(stored, asns, range))
-          },
-        ),
-        { numRuns: propertyRuns(40) },
-      )
-    } finally {
-      await database.close()
-    }
-  }, 300_000)
-
-  it('reads what the index holds in one statement, and searches only the dates it lacks', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    const statements: string[] = []
-    const counted = database.db.withPlugin({
-      transformQuery({ node }) {
-        statements.push(node.kind === 'RawNode' ? node.sqlFragments.join('?') : node.kind)
-        return node
-      },
-      transformResult: async ({ result }) => result,
-    })
-    try {
-      const stored = DATES.slice(0, 3).map((date, i) => ({
-        date,
-        pairs: [[701, i + 1]] as Pairs,
-      }))
-      for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
-      await store.indexTrends('ipv4', { minSnapshots: 1 })
-      const read = () => queryTrends(counted as never, 'ipv4', [701, 3356])
-      expect(entries(await read())).toEqual(expectedEntries(stored, [701, 3356]))
-      expect(statements).toHaveLength(1)
-      // A snapshot stored since: the same read, then the fence search of that date alone.
-      stored.push({ date: DATES[3]!, pairs: [[701, 9]] })
-      await ingestPairs(store, DATES[3]!, [[701, 9]])
-      statements.length = 0
-      expect(entries(await read())).toEqual(expectedEntries(stored, [701, 3356]))
-      expect(statements).toHaveLength(2)
-      expect(statements[1]).toContain('width_bucket')
-    } finally {
-      await database.close()
-    }
-  })
-
-  it('never reads a segment a build left unfinished, and the next build drops it', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    try {
-      // More ASes than one tile of the build (1,024), so it stops between two.
-      const n = 3000
-      const pairs = (shell: number): Pairs =>
-        Array.from({ length: n }, (_, i): [number, number] => [i * 2 + 1, shell])
-      for (const [i, date] of DATES.entries())
-        await store.ingest({
-          ipVersion: 'ipv4',
-          date,
-          decomposition: decomposition(pairs(i + 1)),
-          linkCount: n,
-        })
-      const probe = [1, 2 * K + 1, 2 * n - 1, 2 * n + 1]
-      const want = await queryTrends(database.db as never, 'ipv4', probe)
-      // Stopped after its first tile: the segment exists, some rows too, not marked complete.
-      const stop = new AbortController()
-      const insert = database.db.insertInto.bind(database.db)
-      let tiles = 0
-      const db = new Proxy(database.db, {
-        get: (target, key) =>
-          key === 'insertInto'
-            ? (table: string) => {
-                if (table === 'kcore_trend_row' && ++tiles === 1) queueMicrotask(() => stop.abort())
-                return insert(table as never)
-              }
-            : typeof Reflect.get(target, key) === 'function'
-              ? Reflect.get(target, key).bind(target)
-              : Reflect.get(target, key),
-      })
-      const { buildTrendSegment } = await import('../src/trend-index.js')
-      await expect(
-        buildTrendSegment(db as never, 'ipv4', { minSnapshots: 1, signal: stop.signal }),
-      ).rejects.toThrow()
-      const { rows } = await sql<{ complete: boolean; rows: number }>`
-        select s.complete, (select count(*)::int from kcore_trend_row r
-          where r.segment = s.segment) as rows from kcore_trend_segment s`.execute(database.db)
-      expect(rows).toEqual([{ complete: false, rows: expect.any(Number) }])
-      expect(rows[0]!.rows).toBeGreaterThan(0)
-      expect(await queryTrends(database.db as never, 'ipv4', probe)).toEqual(want)
-      expect(await store.indexTrends('ipv4', { minSnapshots: 1 })).toBe(DATES.length)
-      const after = await sql<{ complete: boolean }>`
-        select complete from kcore_trend_segment`.execute(database.db)
-      expect(after.rows).toEqual([{ complete: true }])
-      expect(await queryTrends(database.db as never, 'ipv4', probe)).toEqual(want)
-      // Nothing left to index: no second segment.
-      expect(await store.indexTrends('ipv4', { minSnapshots: 1 })).toBe(0)
-    } finally {
-      await database.close()
-    }
-  })
-
-  it('builds one segment when two processes index at once, and refuses a bad minimum', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    const other = await secondConnection(database)
-    const rival = createKcoreStore(other, { trendReadModel: false })
-    try {
-      const stored = DATES.map((date, i) => ({
-        date,
-        pairs: Array.from({ length: 1500 }, (_, a): [number, number] => [a * 3 + i, (a + i) % 9]),
-      }))
-      for (const { date, pairs } of stored) await ingestPairs(store, date, pairs)
-      for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
-        await expect(store.indexTrends('ipv4', { minSnapshots: bad })).rejects.toThrow(RangeError)
-      const built = await Promise.all([
-        store.indexTrends('ipv4', { minSnapshots: 1 }),
-        rival.indexTrends('ipv4', { minSnapshots: 1 }),
-      ])
-      // One took the lock and indexed every date; the other indexed none (refused, or found
-      // nothing left to index).
-      expect([...built].sort()).toEqual([0, DATES.length])
-      const { rows } = await sql<{ n: number }>`select cardinality(dates) as n
-        from kcore_trend_segment where complete`.execute(database.db)
-      expect(rows).toEqual([{ n: DATES.length }])
-      const asns = edgeAsns(stored)
-      const view = await queryTrends(database.db as never, 'ipv4', asns)
-      expect(entries(view)).toEqual(expectedEntries(stored, asns))
-    } finally {
-      await other.close()
-      await database.close()
-    }
-  })
 
   it('finds an AS whose bytes first occur off a 4-byte boundary, across two neighbours', async () => {
     const database = await open()
@@ -461,192 +159,6 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
         // it). A binary search of the whole blob takes ~16 probes of 3 pages or more each.
         expect(pages / 12, `ASN ${target}: ${pages} pages for 12 snapshots`).toBeLessThanOrEqual(16)
       }
-    } finally {
-      await database.close()
-    }
-  })
-
-  it('answers from one committed state while another connection re-ingests the date', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    const other = await secondConnection(database)
-    const writer = createKcoreStore(other, { trendReadModel: false })
-    try {
-      // Two versions of one date whose blocks start at different ASNs: A is 1..600 (shell 1),
-      // B is 301..900 (shell 2); a mix of one's fence with the other's blob would misplace them.
-      const versions = {
-        A: Array.from({ length: 600 }, (_, i): [number, number] => [i + 1, 1]),
-        B: Array.from({ length: 600 }, (_, i): [number, number] => [i + 301, 2]),
-      }
-      const ingest = (pairs: Pairs) =>
-        writer.ingest({
-          ipVersion: 'ipv4',
-          date: '2024-05-01',
-          decomposition: decomposition(pairs),
-          linkCount: pairs.length,
-        })
-      await ingest(versions.A)
-      const probe = [1, 256, 257, 300, 301, 556, 557, 600, 601, 856, 857, 900, 901]
-      const expected = Object.entries(versions).map(([name, pairs]) => {
-        const stored = [{ date: '2024-05-01', pairs }]
-        return { name, entries: probe.map((a) => [a, expectedPoints(stored, a)] as const) }
-      })
-      let writing = true
-      const writes = (async () => {
-        for (let i = 0; i < 8; i++) await ingest(i % 2 === 0 ? versions.B : versions.A)
-        writing = false
-      })()
-      const seen = new Set<string>()
-      while (writing) {
-        const view = await queryTrends(database.db as never, 'ipv4', probe)
-        const got = [...view.trends]
-        const match = expected.find((e) => JSON.stringify(e.entries) === JSON.stringify(got))
-        expect(match, JSON.stringify(got)).toBeDefined()
-        seen.add(match!.name)
-      }
-      await writes
-      expect(seen).toEqual(new Set(['A', 'B']))
-      // And in the database: every fence is its own blob's.
-      expect(await fenceMismatches(database)).toBe(0)
-    } finally {
-      await other.close()
-      await database.close()
-    }
-  })
-
-  it('answers real snapshots as the engine decomposed them, at random and edge ASNs', async () => {
-    const database = await open()
-    const store = createKcoreStore(database, { trendReadModel: false })
-    await store.migrate()
-    try {
-      const stored: { date: string; pairs: Pairs }[] = []
-      for (const [date, file] of [
-        ['2013-01-01', '20130101.as-rel.txt.bz2'],
-        ['2024-08-01', '20240801.as-rel.txt.bz2'],
-      ] as const) {
-        const { decomposition: d, graph } = await decomposeSnapshot(
-          new Uint8Array(await readFile(join(CAIDA_DIR, file))),
-        )
-        await store.ingest({
-          ipVersion: 'ipv4',
-          date,
-          decomposition: d,
-          linkCount: graph.linkCount,
-        })
-        stored.push({
-          date,
-          pairs: Array.from(d.asns, (a, i): [number, number] => [a, d.shells[i]!]).sort(
-            (x, y) => x[0] - y[0],
-          ),
-        })
-      }
-      const byAsn = stored.map(({ pairs }) => new Map(pairs))
-      const all = [...new Set(stored.flatMap(({ pairs }) => pairs.map(([a]) => a)))]
-      const edges = edgeAsns(stored)
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.oneof(fc.constantFrom(...all), fc.constantFrom(...edges), asn), {
-            minLength: 1,
-            maxLength: 8,
-          }),
-          async (asns) => {
-            const view = await queryTrends(database.db as never, 'ipv4', asns)
-            for (const a of asns) {
-              const points = view.trends.get(a)!
-              expect(
-                points.map((p) => [p.date, p.shell_index]),
-                `ASN ${a}`,
-              ).toEqual(
-                stored.flatMap(({ date }, i) =>
-                  byAsn[i]!.has(a) ? [[date, byAsn[i]!.get(a)!]] : [],
-                ),
-              )
-              expect(view.known.has(a)).toBe(points.length > 0)
-            }
-          },
-        ),
-        { numRuns: propertyRuns(100, 25) },
-      )
-    } finally {
-      await database.close()
-    }
-  }, 120_000)
-})
-
-/** The migrations before the fences: the blob layout of 0005. */
-const BEFORE_FENCES = Object.fromEntries(
-  Object.entries(migrations).filter(([id]) => id < '0006'),
-) as typeof migrations
-
-describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
-  it('cuts a fence for every stored snapshot, answers from it, and goes back down', async () => {
-    const database = await open()
-    try {
-      await migrateToLatest(
-        database.db,
-        {
-          provider: { getMigrations: async () => BEFORE_FENCES },
-          table: MIGRATION_TABLE,
-          lockTable: MIGRATION_LOCK_TABLE,
-        },
-        (message) => new Error(message),
-      )
-      // Snapshots written as the 0005 ingest wrote them: sizes around the stride, one empty.
-      const stored: { date: string; pairs: Pairs }[] = []
-      for (const [i, n] of [0, 1, K, K + 1, 3 * K - 1, 1_000].entries()) {
-        const pairs = Array.from({ length: n }, (_, j): [number, number] => [
-          j * (i + 2) + i,
-          (j * 7) % (i === 5 ? 300 : 9),
-        ])
-        const date = `${2001 + i}-01-01`
-        stored.push({ date, pairs })
-        const blobs = encodeShells(
-          pairs.map(([a]) => a),
-          pairs.map(([, s]) => s),
-        )
-        await sql`insert into kcore_snapshot (ip_version, date, max_shell_index, unique_asns,
-            link_count) values ('ipv4', ${date}::date,
-            ${pairs.reduce((m, [, s]) => Math.max(m, s), 0)}, ${n}, ${n})`.execute(database.db)
-        await sql`insert into kcore_snapshot_shells (ip_version, date, asns, shells)
-          values ('ipv4', ${date}::date, ${blobParam(blobs.asns)}, ${blobParam(blobs.shells)})`.execute(
-          database.db,
-        )
-      }
-      const fencesOf = () =>
-        stored.map(({ date, pairs }) => ({
-          date,
-          fence: Array.from(fenceOf(Uint32Array.from(pairs, ([a]) => a))),
-        }))
-
-      await createKcoreStore(database).migrate()
-      expect(await storedFences(database)).toEqual(fencesOf())
-      const asns = edgeAsns(stored)
-      const view = await queryTrends(database.db as never, 'ipv4', asns)
-      expect(entries(view)).toEqual(expectedEntries(stored, asns))
-
-      const migrator = new Migrator({
-        db: database.db,
-        provider: migrationProvider,
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
-      })
-      const down = await migrator.migrateTo('0005_compact_shells')
-      expect(down.error).toBeUndefined()
-      expect(down.results?.map((r) => r.migrationName)).toEqual([
-        '0007_trend_index',
-        '0006_asn_fences',
-      ])
-      const { rows: columns } = await sql<{ name: string }>`select column_name as name
-        from information_schema.columns where table_name = 'kcore_snapshot_shells'
-        order by 1`.execute(database.db)
-      expect(columns.map((c) => c.name)).toEqual(['asns', 'date', 'ip_version', 'shells'])
-      for (const { date, pairs } of stored)
-        expect(await storedShells(database, 'ipv4', date)).toEqual(pairs)
-
-      // And up again, as a later deploy would.
-      await createKcoreStore(database).migrate()
-      expect(await storedFences(database)).toEqual(fencesOf())
     } finally {
       await database.close()
     }

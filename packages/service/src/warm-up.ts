@@ -10,7 +10,6 @@ import type { KcoreStore } from '@kcore/store'
  * to the start, where no client waits on it.
  */
 export async function warmUp(handler: Handler, kcore: KcoreStore): Promise<void> {
-  await kcore.warm()
   const response = await handler(new Request('http://localhost/api/health'))
   await response.arrayBuffer()
 }

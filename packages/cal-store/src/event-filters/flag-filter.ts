@@ -1,9 +1,9 @@
 import type { EventListFilter } from '../event.js'
-import { flagBit, type StoredFlag } from '../event-columns.js'
+import { flagBit, type StoredFlag } from '../event-list-row.js'
 import { defineFilter, type EventFilter } from './event-filter.js'
 
 /**
- * A filter on one stored boolean column of `cal_event` (kept as a flag bit in memory):
+ * A filter on one stored boolean column of `cal_event` (a flag bit of the list model):
  * `wanted` gives the column value a request asks for, `undefined` for any.
  */
 export function flagFilter(
@@ -14,7 +14,6 @@ export function flagFilter(
   return defineFilter<boolean>({
     name: column,
     resolve: wanted,
-    where: (value, { eb }) => eb(`e.${column}`, '=', value),
-    memory: { scan: (value, query) => query.flag(bit, value) },
+    scan: (value, query) => query.flag(bit, value),
   })
 }

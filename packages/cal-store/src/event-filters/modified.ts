@@ -1,15 +1,24 @@
-import { type ModifiedFilter, modifiedConditions } from '../modified-filter.js'
-import { defineFilter, SQL_ONLY } from './event-filter.js'
+import { modifiedConditions } from '../modified-filter.js'
+import { defineFilter, NO_MATCH } from './event-filter.js'
 
-/** Incremental sync bounds on `modified` (see `modified-filter.ts`). */
-export const modified = defineFilter<ModifiedFilter>({
+/**
+ * Incremental sync bounds on `modified` (see `modified-filter.ts`), compared with the stored
+ * microseconds in the list's snapshot (the list model keeps no modification times).
+ */
+export const modified = defineFilter<Set<number>>({
   name: 'modified',
   check: (filter) => {
     modifiedConditions(filter, 'modified')
   },
-  resolve: ({ modified_after, modified_before }) =>
-    modified_after || modified_before ? { modified_after, modified_before } : undefined,
-  where: (bounds, { eb }) => eb.and(modifiedConditions(bounds, 'e.modified')),
-  // The model keeps no modification times.
-  memory: SQL_ONLY,
+  async resolve({ modified_after, modified_before }, { db }) {
+    if (!modified_after && !modified_before) return undefined
+    const conditions = modifiedConditions({ modified_after, modified_before }, 'modified')
+    const rows = await db
+      .selectFrom('cal_event')
+      .select('id')
+      .where((eb) => eb.and(conditions))
+      .execute()
+    return rows.length ? new Set(rows.map((r) => r.id)) : NO_MATCH
+  },
+  scan: (events, query) => query.rowIn(events),
 })

@@ -1,22 +1,23 @@
-import { requestIds } from '../id-list.js'
-import { defineFilter, NO_MATCH, SQL_ONLY } from './event-filter.js'
+import { idIn, requestIds } from '../id-list.js'
+import { defineFilter, NO_MATCH } from './event-filter.js'
 
-/** Any-of organizer ids (valid ones; none valid lists nothing). */
-export const organizer = defineFilter<number[]>({
+/**
+ * Any-of organizer ids (valid ones; none valid lists nothing). The list model keeps no
+ * organizer links: the events linked to them are read in the list's snapshot, by the
+ * `(organizer_id, event_id)` index.
+ */
+export const organizer = defineFilter<Set<number>>({
   name: 'organizer',
-  resolve(filter) {
+  async resolve(filter, { db }) {
     if (filter.organizer === undefined) return undefined
     const ids = requestIds(filter.organizer, 'organizer')
-    return ids.length ? ids : NO_MATCH
+    if (ids.length === 0) return NO_MATCH
+    const rows = await db
+      .selectFrom('cal_event_organizer')
+      .select('event_id')
+      .where(idIn('organizer_id', ids))
+      .execute()
+    return rows.length ? new Set(rows.map((r) => r.event_id)) : NO_MATCH
   },
-  where: (ids, { eb }) =>
-    eb.exists(
-      eb
-        .selectFrom('cal_event_organizer as eo')
-        .select('eo.event_id')
-        .whereRef('eo.event_id', '=', 'e.id')
-        .where('eo.organizer_id', 'in', ids),
-    ),
-  // The model keeps no organizer links.
-  memory: SQL_ONLY,
+  scan: (events, query) => query.rowIn(events),
 })

@@ -9,6 +9,5 @@ export const postParent = defineFilter<number>({
     if (parent === undefined) return undefined
     return validIds([parent]).length ? parent : NO_MATCH
   },
-  where: (parent, { eb }) => eb('e.post_parent', '=', parent),
-  memory: { scan: (parent, query) => query.postParentIs(parent) },
+  scan: (parent, query) => query.postParentIs(parent),
 })

@@ -1,10 +1,12 @@
-import { sql } from 'kysely'
-import { flagBit } from '../event-columns.js'
-import { containsPattern, searchWords } from '../search-words.js'
+import { flagBit } from '../event-list-row.js'
+import { searchWords } from '../search-words.js'
 import { defineFilter } from './event-filter.js'
 
 interface Search {
-  /** Each must occur in title, description or excerpt (`search_text`), case-insensitively. */
+  /**
+   * Each must occur in title, description or excerpt (`search_text`, lowered by the
+   * database), lowered as the database lowers (its `lower()` follows its locale).
+   */
   words: string[]
   /** Leave password-protected events out (a search without a token). */
   publicOnly: boolean
@@ -15,23 +17,12 @@ const PROTECTED = flagBit('protected')
 /** Search words, all required; protected events never match unless `privileged`. */
 export const search = defineFilter<Search>({
   name: 'search',
-  resolve(filter) {
+  async resolve(filter, { lower }) {
     const words = searchWords(filter.search)
-    return words.length ? { words, publicOnly: !filter.privileged } : undefined
+    return words.length ? { words: await lower(words), publicOnly: !filter.privileged } : undefined
   },
-  where({ words, publicOnly }, { eb }) {
-    const conditions = words.map((word) =>
-      eb('e.search_text', 'like', sql<string>`lower(${containsPattern(word)})`),
-    )
-    if (publicOnly) conditions.push(eb('e.password_hash', 'is', null))
-    return eb.and(conditions)
-  },
-  memory: {
-    // The database lowers the words (its `lower()` follows its locale), as the SQL form does.
-    prepare: async (value, { lower }) => ({ ...value, words: await lower(value.words) }),
-    scan({ words, publicOnly }, query) {
-      for (const word of words) query.narrow(query.columns.slotsContaining(word))
-      if (publicOnly) query.flag(PROTECTED, false)
-    },
+  scan({ words, publicOnly }, query) {
+    for (const word of words) query.narrow(query.columns.slotsContaining(word))
+    if (publicOnly) query.flag(PROTECTED, false)
   },
 })

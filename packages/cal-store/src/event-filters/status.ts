@@ -1,4 +1,4 @@
-import { STATUS_CODE } from '../event-columns.js'
+import { STATUS_CODE } from '../event-list-row.js'
 import type { PostStatus } from '../status.js'
 import { defineFilter, NO_MATCH } from './event-filter.js'
 
@@ -9,13 +9,10 @@ export const status = defineFilter<PostStatus[]>({
     const statuses = filter.status ?? ['publish']
     return statuses.length ? statuses : NO_MATCH
   },
-  where: (statuses, { eb }) => eb('e.status', 'in', statuses),
-  memory: {
-    scan(statuses, query) {
-      let mask = 0
-      // An unknown status gets bit 31, which no stored code has.
-      for (const s of statuses) mask |= 1 << (STATUS_CODE.get(s) ?? 31)
-      query.statusIn(mask)
-    },
+  scan(statuses, query) {
+    let mask = 0
+    // An unknown status gets bit 31, which no stored code has.
+    for (const s of statuses) mask |= 1 << (STATUS_CODE.get(s) ?? 31)
+    query.statusIn(mask)
   },
 })

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { EventListFilter } from '../event.js'
 import { checkListLength } from '../id-list.js'
 import type { Taxonomy } from '../term.js'
@@ -35,40 +34,35 @@ export function termFilter(
   return defineFilter<number[]>({
     name: field,
     check: (filter: EventListFilter) => checkListLength(filter[field], field),
-    async resolve(filter, terms) {
+    async resolve(filter, { terms }) {
       const refs = filter[field]
       if (refs === undefined) return undefined
       const named = await terms.resolve(taxonomy, field, refs)
       const ids = descendants ? await terms.withDescendants(named) : named
       return ids.length ? ids : NO_MATCH
     },
-    // Overlap with the mirrored ids: one GIN index probe (see migration 0006). One array
-    // parameter: a category's descendants are as many as writes made, past any parameter count.
-    where: (ids) => sql<boolean>`e.term_ids && ${ids}::integer[]`,
-    memory: {
-      scan(ids, query) {
-        const c = query.columns
-        if (ids.length <= SET_TERMS) {
-          // A small set: the union of its terms' slot sets (a few thousand word operations).
-          const any = new Uint32Array(c.setWords)
-          for (const id of ids) {
-            const bits = c.slotsWithTerm(id)
-            for (let w = 0; w < any.length; w++) any[w] = (any[w] as number) | (bits[w] as number)
-          }
-          query.narrow(any)
-          return
+    scan(ids, query) {
+      const c = query.columns
+      if (ids.length <= SET_TERMS) {
+        // A small set: the union of its terms' slot sets (a few thousand word operations).
+        const any = new Uint32Array(c.setWords)
+        for (const id of ids) {
+          const bits = c.slotsWithTerm(id)
+          for (let w = 0; w < any.length; w++) any[w] = (any[w] as number) | (bits[w] as number)
         }
-        const has = termLookup(ids)
-        const termStart = c.termStart.data
-        const termCount = c.termCount.data
-        const pool = c.termPool.data
-        query.test((slot) => {
-          const start = termStart[slot] as number
-          const end = start + (termCount[slot] as number)
-          for (let t = start; t < end; t++) if (has(pool[t] as number)) return true
-          return false
-        })
-      },
+        query.narrow(any)
+        return
+      }
+      const has = termLookup(ids)
+      const termStart = c.termStart.data
+      const termCount = c.termCount.data
+      const pool = c.termPool.data
+      query.test((slot) => {
+        const start = termStart[slot] as number
+        const end = start + (termCount[slot] as number)
+        for (let t = start; t < end; t++) if (has(pool[t] as number)) return true
+        return false
+      })
     },
   })
 }

@@ -9,6 +9,5 @@ export const venue = defineFilter<number[]>({
     const ids = requestIds(filter.venue, 'venue')
     return ids.length ? ids : NO_MATCH
   },
-  where: (ids, { eb }) => eb('e.venue_id', 'in', ids),
-  memory: { scan: (ids, query) => query.venueIn(ids) },
+  scan: (ids, query) => query.venueIn(ids),
 })

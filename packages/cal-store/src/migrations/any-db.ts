@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely'
 
-/** The database a migration runs on: untyped, since migrations run before the schema exists. */
-// biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema exists
-export type AnyDb = Kysely<any>
+/**
+ * The database a migration runs on: no tables known, since a migration runs before the schema
+ * it makes exists (its statements are `sql` and `db.schema`, which take any database).
+ */
+export type AnyDb = Kysely<unknown>

@@ -1,8 +1,10 @@
+import { createRevisionMemo } from '@kcore/db'
 import type { SnapshotProvider } from '@kcore/engine'
 import { createScheduler, createSyncRunner, DEFAULT_SCHEDULER } from '@kcore/store'
 import type { Api, Route } from '../route.js'
 import { kcoreWebhookErrors, webhookRoutes } from '../webhooks/index.js'
 import { createAdminAuth } from './admin-auth.js'
+import { asnRoutes } from './asn-routes.js'
 import { kcoreInvalidInput } from './invalid-input.js'
 import { KCORE_BASE, type KcoreApiOptions } from './kcore-api-options.js'
 import type { KcoreContext } from './kcore-context.js'
@@ -39,8 +41,9 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
   }
   const documented: Route[] = [
     ...statusRoutes(ctx),
-    ...trendRoutes(),
+    ...trendRoutes(trendMemo(options.trendMemoBytes)),
     ...researchRoutes(),
+    ...asnRoutes(),
     ...refreshRoutes(ctx),
     // Admin only: with no admin token, anyone could read the subscriptions, so none are served.
     ...(options.webhooks && ctx.auth.required
@@ -64,6 +67,11 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     // A refresh asked for over HTTP finishes before the host closes the database.
     close: () => runner.idle(),
   }
+}
+
+/** The memo of trend answers, bounded by `maxBytes` (default 32 MiB); none for `false`. */
+function trendMemo(maxBytes: number | false = 32 * 1024 * 1024) {
+  return maxBytes === false ? undefined : createRevisionMemo({ maxBytes })
 }
 
 /** The default runner's provider; a runner without one refuses refreshes with a clear error. */

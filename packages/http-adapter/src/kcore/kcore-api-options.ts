@@ -41,6 +41,12 @@ export interface KcoreApiOptions {
    * token the routes are not mounted (404), since nobody could be told apart from the public.
    */
   webhooks?: WebhookSubscriptions
+  /**
+   * Bound in bytes of the trend answers (`GET /api/trends/{asn}`, `POST /api/trends`) kept per
+   * data revision for the next request at the same revision (default 32 MiB); `false` keeps
+   * none. A newer revision drops every kept answer.
+   */
+  trendMemoBytes?: number | false
   /** The clock for timestamps; default `() => new Date()`. */
   now?: () => Date
 }

@@ -2,8 +2,6 @@ import { jsonResponse } from '../json-response.js'
 import type { Route } from '../route.js'
 import { inputKey, kcoreRoute } from './kcore-context.js'
 import {
-  asnOverviewSchema,
-  asnParams,
   coreQuery,
   coreSchema,
   distributionSchema,
@@ -64,22 +62,18 @@ export function researchRoutes(): Route[] {
       },
       cacheKey: inputKey('shells'),
       handle: async ({ params, query, reader }) => {
-        const minShell = query.min_shell ?? 0
-        // The count and the pages are of one content: the pages are pinned to the head's stamp
-        // (a re-ingest meanwhile stops the stream rather than mixing two contents).
-        const { snapshot, count, stamp } = await reader.shellListHead(
-          query.ip_version,
-          params.date,
-          minShell,
-        )
+        // Record, count and rows of one read of the snapshot: the body finishes from that
+        // content whatever is written while a slow client reads it.
+        const list = await reader.shellList(query.ip_version, params.date, {
+          minShell: query.min_shell ?? 0,
+        })
         const head = {
           date: params.date,
           ip_version: query.ip_version,
-          max_shell_index: snapshot.max_shell_index,
-          count,
+          max_shell_index: list.snapshot.max_shell_index,
+          count: list.count,
         }
-        const pages = reader.shellPages(query.ip_version, params.date, { minShell, stamp })
-        return new Response(shellListStream(query.format, head, pages), {
+        return new Response(shellListStream(query.format, head, list.pages), {
           // A Headers object: the core's headers survive a lightweight Response (measuredResponse).
           headers: new Headers({ 'content-type': SHELL_CONTENT_TYPES[query.format] }),
         })
@@ -102,7 +96,10 @@ export function researchRoutes(): Route[] {
       cacheKey: inputKey('core'),
       handle: async ({ params, query, reader }) => {
         const select = query.top !== undefined ? { top: query.top } : { k: query.k }
-        return jsonResponse(await reader.core(query.ip_version, params.date, select))
+        const core = await reader.core(query.ip_version, params.date, select)
+        if (query.include !== 'names') return jsonResponse(core)
+        const names = await reader.asNames(core.asns)
+        return jsonResponse({ ...core, names: core.asns.map((asn) => names.get(asn) ?? null) })
       },
     }),
     kcoreRoute({
@@ -132,29 +129,24 @@ export function researchRoutes(): Route[] {
         404: { description: '`from` or `to` is not a stored snapshot date', schema: errorSchema },
       },
       cacheKey: inputKey('movers'),
-      handle: async ({ query, reader }) =>
-        jsonResponse(
-          await reader.movers(query.ip_version, query.from, query.to, {
-            k: query.k,
-            limit: query.limit,
-          }),
-        ),
-    }),
-    kcoreRoute({
-      method: 'GET',
-      path: '/asns/:asn',
-      summary: 'Where an AS appears, per IP version',
-      params: asnParams,
-      responses: {
-        200: {
-          description: 'First and last sighting and the latest point',
-          schema: asnOverviewSchema,
-        },
-        400: { description: 'Bad ASN', schema: errorSchema },
-        404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
+      handle: async ({ query, reader }) => {
+        const movers = await reader.movers(query.ip_version, query.from, query.to, {
+          k: query.k,
+          limit: query.limit,
+        })
+        if (query.include !== 'names') return jsonResponse(movers)
+        const lists = [movers.entered, movers.left, movers.risers, movers.fallers]
+        const names = await reader.asNames(lists.flatMap((list) => list.map((m) => m.asn)))
+        const named = <T extends { asn: number }>(list: T[]) =>
+          list.map(({ asn, ...rest }) => ({ asn, name: names.get(asn) ?? null, ...rest }))
+        return jsonResponse({
+          ...movers,
+          entered: named(movers.entered),
+          left: named(movers.left),
+          risers: named(movers.risers),
+          fallers: named(movers.fallers),
+        })
       },
-      cacheKey: inputKey('asn'),
-      handle: async ({ params, reader }) => jsonResponse(await reader.asnOverview(params.asn)),
     }),
   ]
 }

@@ -1,12 +1,12 @@
 import { MAX_RESEARCH_LIMIT } from '@kcore/store'
 import { z } from 'zod'
-import { asnPathSchema, calendarDateSchema, ipVersionSchema } from './request-schemas.js'
+import { calendarDateSchema, ipVersionSchema } from './request-schemas.js'
 
 /**
  * A non-negative integer query parameter written in decimal digits (at most 15, so it stays a
  * safe integer); `max` caps it where the spec does.
  */
-const countParam = (what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+export const countParam = (what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .regex(/^\d{1,15}$/, `must be an integer ${min}..${max} written in decimal digits`)
@@ -40,10 +40,17 @@ export const shellsQuery = z.object({
   min_shell: countParam('Only ASes with shell_index >= min_shell', 0).optional(),
 })
 
+/** `include=names`: the AS registry's name beside each ASN of the answer. */
+export const includeNames = z
+  .enum(['names'], { error: 'must be names' })
+  .optional()
+  .describe('`names` adds the AS registry name beside each ASN (null where it has none)')
+
 /** Query of `GET /api/snapshots/{date}/core`: `k` or `top`, not both. */
 export const coreQuery = z
   .object({
     ip_version: ipVersionSchema.default('ipv4'),
+    include: includeNames,
     k: countParam("The core's k; default the snapshot's max (its innermost core)", 0).optional(),
     top: countParam(
       `The N ASes with the highest shell index, 1..${MAX_RESEARCH_LIMIT}`,
@@ -65,15 +72,13 @@ export const moversQuery = z.object({
   limit: countParam(`Most risers and most fallers, 1..${MAX_RESEARCH_LIMIT}`, 1, MAX_RESEARCH_LIMIT)
     .optional()
     .default(100),
+  include: includeNames,
 })
 
-/** Path of `GET /api/asns/{asn}`. */
-export const asnParams = z.object({ asn: asnPathSchema.describe('AS number, 0..4294967295') })
-
-const date = z.string().meta({ format: 'date' })
+export const date = z.string().meta({ format: 'date' })
 const dateTime = z.string().meta({ format: 'date-time' })
 const ipVersion = z.enum(['ipv4', 'ipv6'])
-const int = () => z.number().int()
+export const int = () => z.number().int()
 
 /** A snapshot's record with its provenance (also the items of `GET /api/snapshots`). */
 export const snapshotRecordSchema = z.object({
@@ -113,6 +118,10 @@ export const coreSchema = z.object({
   max_shell_index: int(),
   count: int(),
   asns: z.array(int()).describe('Ascending'),
+  names: z
+    .array(z.string().nullable())
+    .optional()
+    .describe('With include=names: the registry name of each of `asns`, same order'),
 })
 
 /** `GET /api/snapshots/{date}/distribution`. */
@@ -125,9 +134,16 @@ export const distributionSchema = z.object({
   shells: z.array(z.object({ shell_index: int(), count: int() })).describe('Non-empty, ascending'),
 })
 
-const coreMover = z.object({ asn: int(), from_shell: int().nullable(), to_shell: int().nullable() })
+const moverName = z.string().nullable().optional().describe('With include=names')
+const coreMover = z.object({
+  asn: int(),
+  name: moverName,
+  from_shell: int().nullable(),
+  to_shell: int().nullable(),
+})
 const rankMover = z.object({
   asn: int(),
+  name: moverName,
   from_shell: int(),
   to_shell: int(),
   change: z.number().describe('normalized_shell_index(to) - normalized_shell_index(from)'),
@@ -143,25 +159,4 @@ export const moversSchema = z.object({
   left: z.array(coreMover),
   risers: z.array(rankMover).describe('Largest rise first'),
   fallers: z.array(rankMover).describe('Largest fall first'),
-})
-
-const versionOverview = z
-  .object({
-    first_seen: date,
-    last_seen: date,
-    snapshots: int(),
-    latest: z.object({
-      date,
-      shell_index: int(),
-      max_shell_index: int(),
-      normalized_shell_index: z.number(),
-    }),
-  })
-  .nullable()
-
-/** `GET /api/asns/{asn}`. */
-export const asnOverviewSchema = z.object({
-  asn: int(),
-  ipv4: versionOverview,
-  ipv6: versionOverview,
 })

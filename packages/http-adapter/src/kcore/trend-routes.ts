@@ -1,3 +1,4 @@
+import type { RevisionMemo } from '@kcore/db'
 import type { IpVersion } from '@kcore/engine'
 import type { KcoreReader, TrendPoint, TrendView } from '@kcore/store'
 import { HttpError } from '../http-error.js'
@@ -31,21 +32,25 @@ function usedRange(stored: TrendView['dateRange'], asked: RangeAsked) {
 
 const rangeOf = (asked: RangeAsked) => ({ start: asked.start_date, end: asked.end_date })
 
-/** JSON bytes, memoized at the reader's revision under `key`, as a response. */
+/** JSON bytes, kept in `memo` at the reader's revision under `key`, as a response. */
 async function memoJson(
+  memo: RevisionMemo | undefined,
   reader: KcoreReader,
   key: string,
   build: () => Promise<Uint8Array<ArrayBuffer>>,
 ): Promise<Response> {
-  return jsonTextResponse(await reader.memo(key, build))
+  return jsonTextResponse(await (memo ? memo.get(reader.revision, key, build) : build()))
 }
 
 /** The canonical input of a single trend (validated, so equal answers have equal keys). */
 const singleKey = (asn: number, q: RangeAsked & { ip_version: IpVersion }) =>
   `1|${q.ip_version}|${asn}|${q.start_date ?? ''}|${q.end_date ?? ''}`
 
-/** `GET /trends/:asn` and `POST /trends`. */
-export function trendRoutes(): Route[] {
+/**
+ * `GET /trends/:asn` and `POST /trends`. Their JSON bytes are kept in `memo` under the
+ * reader's revision (none kept when it is undefined).
+ */
+export function trendRoutes(memo: RevisionMemo | undefined): Route[] {
   return [
     kcoreRoute({
       method: 'GET',
@@ -65,7 +70,7 @@ export function trendRoutes(): Route[] {
       handle: ({ params, query, reader, cacheKey }) => {
         const { asn } = params
         const version = query.ip_version
-        return memoJson(reader, cacheKey ?? singleKey(asn, query), async () => {
+        return memoJson(memo, reader, cacheKey ?? singleKey(asn, query), async () => {
           const view = await reader.trends(version, [asn], rangeOf(query))
           const dateRange = usedRange(view.dateRange, query)
           const points = view.trends.get(asn) ?? []
@@ -91,7 +96,7 @@ export function trendRoutes(): Route[] {
       handle: ({ body, reader }) => {
         const version = body.ip_version
         const key = `n|${version}|${body.asns.join(',')}|${body.start_date ?? ''}|${body.end_date ?? ''}`
-        return memoJson(reader, key, async () => {
+        return memoJson(memo, reader, key, async () => {
           const view = await reader.trends(version, body.asns, rangeOf(body))
           const dateRange = usedRange(view.dateRange, body)
           const trendData: Record<string, readonly TrendPoint[]> = {}

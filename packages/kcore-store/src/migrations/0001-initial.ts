@@ -1,8 +1,7 @@
-import { type Migration, sql } from 'kysely'
-import type { AnyDb } from './any-db.js'
+import { type Kysely, type Migration, sql } from 'kysely'
 
 export const initial: Migration = {
-  async up(db: AnyDb) {
+  async up<DB>(db: Kysely<DB>) {
     await db.schema
       .createTable('kcore_snapshot')
       .addColumn('ip_version', 'text', (c) =>
@@ -41,7 +40,7 @@ export const initial: Migration = {
         .execute()
     }
   },
-  async down(db: AnyDb) {
+  async down<DB>(db: Kysely<DB>) {
     for (const version of ['ipv4', 'ipv6']) {
       await db.schema.dropTable(`kcore_asn_${version}`).execute()
       await db.schema.dropTable(`kcore_shell_${version}`).execute()

@@ -1,6 +1,4 @@
-import type { Migration } from 'kysely'
-import { sql } from 'kysely'
-import type { AnyDb } from './any-db.js'
+import { type Kysely, type Migration, sql } from 'kysely'
 
 /**
  * The data revision: one row whose counter every ingest bumps inside its own transaction, so a
@@ -8,14 +6,14 @@ import type { AnyDb } from './any-db.js'
  * move before the commit). Readers key caches and ETags on it.
  */
 export const revision: Migration = {
-  async up(db: AnyDb) {
+  async up<DB>(db: Kysely<DB>) {
     await sql`create table kcore_revision (
       singleton boolean primary key default true check (singleton),
       revision bigint not null
     )`.execute(db)
     await sql`insert into kcore_revision (revision) values (1)`.execute(db)
   },
-  async down(db: AnyDb) {
+  async down<DB>(db: Kysely<DB>) {
     await db.schema.dropTable('kcore_revision').execute()
   },
 }

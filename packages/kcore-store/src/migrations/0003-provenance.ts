@@ -1,5 +1,4 @@
-import { type Migration, sql } from 'kysely'
-import type { AnyDb } from './any-db.js'
+import { type Kysely, type Migration, sql } from 'kysely'
 
 /**
  * Provenance columns on the snapshot table (`null` where unknown: snapshots stored before this
@@ -8,7 +7,7 @@ import type { AnyDb } from './any-db.js'
  * in ASN order (keyset pages, distribution, core, movers), an index-only range scan with it.
  */
 export const provenance: Migration = {
-  async up(db: AnyDb) {
+  async up<DB>(db: Kysely<DB>) {
     await db.schema
       .alterTable('kcore_snapshot')
       .addColumn('source_url', 'text')
@@ -26,7 +25,7 @@ export const provenance: Migration = {
       await db.schema.dropIndex(`kcore_shell_${version}_date_idx`).execute()
     }
   },
-  async down(db: AnyDb) {
+  async down<DB>(db: Kysely<DB>) {
     for (const version of ['ipv4', 'ipv6']) {
       await db.schema
         .createIndex(`kcore_shell_${version}_date_idx`)

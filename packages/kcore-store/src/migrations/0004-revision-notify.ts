@@ -1,17 +1,16 @@
 import { dropNotifyOnChange, notifyOnChange } from '@kcore/db'
-import type { Migration } from 'kysely'
-import { REVISION_CHANNEL } from '../revision.js'
-import type { AnyDb } from './any-db.js'
+import type { Kysely, Migration } from 'kysely'
+import { KCORE_REVISION_CHANNEL } from '../revision.js'
 
 /**
- * Every change of the revision notifies {@link REVISION_CHANNEL} at commit, so a process that
+ * Every change of the revision notifies {@link KCORE_REVISION_CHANNEL} at commit, so a process that
  * sees every commit (PGlite) can keep the revision in memory until it moves (`revisionReads`).
  */
 export const revisionNotify: Migration = {
-  async up(db: AnyDb) {
-    await notifyOnChange(db, 'kcore_revision', REVISION_CHANNEL)
+  async up<DB>(db: Kysely<DB>) {
+    await notifyOnChange(db, 'kcore_revision', KCORE_REVISION_CHANNEL)
   },
-  async down(db: AnyDb) {
+  async down<DB>(db: Kysely<DB>) {
     await dropNotifyOnChange(db, 'kcore_revision')
   },
 }

@@ -1,6 +1,5 @@
-import { type Migration, sql } from 'kysely'
+import { type Kysely, type Migration, sql } from 'kysely'
 import { blobParam, decodeAsns, decodeShells, encodeAsns, encodeShells } from '../shell-blobs.js'
-import type { AnyDb } from './any-db.js'
 
 const VERSIONS = ['ipv4', 'ipv6'] as const
 
@@ -14,7 +13,7 @@ const VERSIONS = ['ipv4', 'ipv6'] as const
  * snapshot, and the row tables go.
  */
 export const compactShells: Migration = {
-  async up(db: AnyDb) {
+  async up<DB>(db: Kysely<DB>) {
     await sql`create table kcore_snapshot_shells (
       ip_version text not null,
       date date not null,
@@ -69,7 +68,7 @@ export const compactShells: Migration = {
     }
   },
 
-  async down(db: AnyDb) {
+  async down<DB>(db: Kysely<DB>) {
     for (const version of VERSIONS) {
       const rows = sql.table(`kcore_shell_${version}`)
       await sql`create table ${rows} (

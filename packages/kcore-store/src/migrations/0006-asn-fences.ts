@@ -1,7 +1,6 @@
-import { type Migration, sql } from 'kysely'
+import { type Kysely, type Migration, sql } from 'kysely'
 import { intArray } from '../asn.js'
 import { decodeAsns, fenceOf, fromBase64 } from '../shell-blobs.js'
-import type { AnyDb } from './any-db.js'
 
 /**
  * A fence beside each snapshot's blobs (`fenceOf` in `shell-blobs.ts`: every 256th ASN), so
@@ -11,7 +10,7 @@ import type { AnyDb } from './any-db.js'
  * before, one at a time (a blob read, its fence written back).
  */
 export const asnFences: Migration = {
-  async up(db: AnyDb) {
+  async up<DB>(db: Kysely<DB>) {
     await sql`alter table kcore_snapshot_shells add column fence bigint[]`.execute(db)
     const { rows: stored } = await sql<{ ip_version: string; date: string }>`
       select ip_version, date::text as date from kcore_snapshot_shells
@@ -27,7 +26,7 @@ export const asnFences: Migration = {
     await sql`alter table kcore_snapshot_shells alter column fence set not null`.execute(db)
   },
 
-  async down(db: AnyDb) {
+  async down<DB>(db: Kysely<DB>) {
     await sql`alter table kcore_snapshot_shells drop column fence`.execute(db)
   },
 }

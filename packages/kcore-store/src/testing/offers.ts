@@ -1,6 +1,6 @@
 import type { Database } from '@kcore/db'
 import { decomposeSnapshot, type IpVersion } from '@kcore/engine'
-import type { KcoreStore } from '../kcore-store-types.js'
+import type { KcoreStore } from '../kcore-store-interface.js'
 import type { Fault, FaultProviderServer } from './fault-provider-server.js'
 import { countKnownAsns, shellPairs, storedShells } from './tables.js'
 

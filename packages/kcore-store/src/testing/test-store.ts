@@ -1,6 +1,6 @@
 import type { Database } from '@kcore/db'
 import { createKcoreStore } from '../kcore-store.js'
-import type { KcoreStore } from '../kcore-store-types.js'
+import type { KcoreStore } from '../kcore-store-interface.js'
 
 /** A store with its database beside it: tests read and close it (the store API does not). */
 export type TestStore = KcoreStore & { readonly database: Database }
