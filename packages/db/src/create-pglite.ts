@@ -3,6 +3,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 
 const DATE_OID = 1082
 const INT8_OID = 20
+/** PGlite's shared buffer pool (see `createPglite`). */
+export const SHARED_BUFFERS = '32MB'
 
 /** Where a PGlite engine starts from. */
 export interface PgliteStart {
@@ -28,7 +30,18 @@ export function createPglite({ dataDir, loadDataDir, wasmModule }: PgliteStart):
     // restarting after a failure, must switch to a new segment, which would otherwise need
     // 16 MB free, so a nearly full disk would refuse reads too. WAL records carry checksums;
     // zeros only reserved the space, and a write that finds none PANICs either way.
-    startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
+    // 32 MB of shared buffers rather than PostgreSQL's 128 MB: PGlite's shared memory comes
+    // from Emscripten's mmap, which zero-fills it, so every buffer is resident from the start,
+    // used or not; the cut is most of an idle engine's memory. Point queries read the same;
+    // what no longer fits is read from the operating system's page cache (`bench/idle-memory.ts`
+    // prints both). `wal_buffers` follows (1/32 of it).
+    startParams: [
+      ...PGlite.defaultStartParams,
+      '-c',
+      'wal_init_zero=off',
+      '-c',
+      `shared_buffers=${SHARED_BUFFERS}`,
+    ],
     extensions: { pg_trgm },
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) },
   })

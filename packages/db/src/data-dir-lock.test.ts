@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 import { openPgliteDatabase } from './open-pglite-database.js'
+import { testDatabases } from './testing.js'
 
 const temps: string[] = []
 afterAll(async () => {
@@ -82,8 +83,10 @@ describe('data directory lock', () => {
   })
 
   it('in memory there is no directory and no lock', async () => {
-    const a = await openPgliteDatabase()
-    const b = await openPgliteDatabase()
+    // The test harness's in-memory databases take the path `openPgliteDatabase()` takes
+    // (`openSupervised` without a directory) on engines it keeps, not two fresh clusters.
+    const memory = testDatabases({})[0]!
+    const [a, b] = await Promise.all([memory.open(), memory.open()])
     expect([await a.ping(), await b.ping()]).toEqual([true, true])
     await Promise.all([a.close(), b.close()])
   })

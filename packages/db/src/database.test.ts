@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { SHARED_BUFFERS } from './create-pglite.js'
 import { openPgliteDatabase } from './open-pglite-database.js'
 import { testDatabases } from './testing.js'
 
@@ -44,6 +45,22 @@ describe.each(testDatabases())('database on $name', ({ name, open }) => {
         database.tryWithLock('job', async () => Promise.reject(new Error('boom'))),
       ).rejects.toThrow('boom')
       expect(await database.tryWithLock('job', async () => 2)).toEqual({ acquired: true, value: 2 })
+    } finally {
+      await database.close()
+    }
+  })
+})
+
+describe('the embedded engine', () => {
+  it('runs with the small shared buffer pool that keeps an idle engine small', async () => {
+    const database = await testDatabases({})[0]!.open()
+    try {
+      const { rows } = await sql<{
+        buffers: string
+        wal: string
+      }>`select current_setting('shared_buffers') as buffers,
+        current_setting('wal_buffers') as wal`.execute(database.db)
+      expect(rows[0]).toEqual({ buffers: SHARED_BUFFERS, wal: '1MB' })
     } finally {
       await database.close()
     }

@@ -1,8 +1,9 @@
 import type { Database } from '@kcore/db'
 import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
+import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   createWebhookSender,
   enqueueWebhook,
@@ -32,9 +33,17 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
   let offsetMs = 0
   const now = () => new Date(Date.now() + offsetMs)
 
-  beforeEach(async () => {
+  // One database for the file, emptied before each test: making and dropping a PostgreSQL
+  // database per test was most of what the file cost there.
+  beforeAll(async () => {
     database = await open()
     await migrateWebhooks(database.db)
+  })
+  afterAll(() => database.close())
+
+  beforeEach(async () => {
+    await sql`truncate webhook_cursor, webhook_delivery, webhook_message, webhook_subscription
+      restart identity`.execute(database.db)
     offsetMs = 0
   })
 
@@ -43,7 +52,6 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
     senders = []
     await receiver?.close()
     receiver = undefined
-    await database.close()
   })
 
   const tables = () => database.db.withTables<WebhookTables>()
