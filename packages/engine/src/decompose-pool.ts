@@ -13,7 +13,7 @@ import type {
   PartJob,
 } from './decompose-messages.js'
 import { detectCompression } from './detect-compression.js'
-import { workerExecArgv } from './worker-exec-argv.js'
+import { workerExecArgv, workerLoadingArgv } from './worker-exec-argv.js'
 
 /** A snapshot decoded, parsed and decomposed. */
 export interface Decomposed {
@@ -47,8 +47,18 @@ const workerUrl = new URL(
 
 // A worker inherits the host's execArgv, whatever way the host was started (a one-liner, a REPL):
 // less the options that only name the host's entry point, which a worker may refuse.
+// Node refuses some flags in a worker (V8 options of the process, `--expose-gc`): then only the
+// flags that load modules.
 function startWorker(): Worker {
-  const execArgv = workerExecArgv(process.execArgv)
+  try {
+    return workerWith(workerExecArgv(process.execArgv))
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error
+    return workerWith(workerLoadingArgv(process.execArgv))
+  }
+}
+
+function workerWith(execArgv: string[]): Worker {
   if (!fromSource) return new Worker(workerUrl, { execArgv })
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api')
   const bootstrap = `require(${JSON.stringify(tsx)}).register()
@@ -66,12 +76,21 @@ require(${JSON.stringify(fileURLToPath(workerUrl))})`
  */
 export class DecomposePool {
   readonly size: number
+  readonly #idleMs: number
   #idle: Worker[] = []
   #count = 0
   #waiting: (() => void)[] = []
+  /** Stops the idle workers once the pool has had no work for `idleMs` (unref'd). */
+  #idleTimer: NodeJS.Timeout | undefined
 
-  constructor(options: { size?: number } = {}) {
+  /**
+   * `size`: workers at most (default: the machine's cores). `idleMs`: how long workers are kept
+   * once the pool has no work (default 10 s): a decoder holds tens of MB that an idle server
+   * should not (the next snapshot starts them again).
+   */
+  constructor(options: { size?: number; idleMs?: number } = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism())
+    this.#idleMs = options.idleMs ?? 10_000
   }
 
   /** Workers started (idle or busy) and how many of them are busy: for tests and monitoring. */
@@ -207,6 +226,8 @@ export class DecomposePool {
 
   /** Terminates the idle workers (busy ones finish their snapshot and are then dropped). */
   async close(): Promise<void> {
+    clearTimeout(this.#idleTimer)
+    this.#idleTimer = undefined
     const idle = this.#idle
     this.#idle = []
     this.#count -= idle.length
@@ -234,6 +255,8 @@ export class DecomposePool {
 
   /** Up to `n` workers that need no waiting: idle ones, or new ones while under `size`. */
   #acquireIdle(n: number): Worker[] {
+    clearTimeout(this.#idleTimer)
+    this.#idleTimer = undefined
     const workers: Worker[] = []
     while (workers.length < n) {
       const idle = this.#idle.pop()
@@ -251,7 +274,18 @@ export class DecomposePool {
       worker.unref()
       this.#idle.push(worker)
     } else this.#count--
-    this.#waiting.shift()?.()
+    const next = this.#waiting.shift()
+    if (next) {
+      next()
+      return
+    }
+    if (this.#count === this.#idle.length && this.#count > 0 && !this.#idleTimer) {
+      this.#idleTimer = setTimeout(() => {
+        this.#idleTimer = undefined
+        void this.close()
+      }, this.#idleMs)
+      this.#idleTimer.unref()
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { workerExecArgv } from './worker-exec-argv.js'
+import { workerExecArgv, workerLoadingArgv } from './worker-exec-argv.js'
 
 describe('workerExecArgv', () => {
   it.each([
@@ -29,5 +29,32 @@ describe('workerExecArgv', () => {
     [[], []],
   ])('%j → %j', (execArgv, expected) => {
     expect(workerExecArgv(execArgv)).toEqual(expected)
+  })
+})
+
+describe('workerLoadingArgv', () => {
+  it('keeps only the flags that load modules, with their values', () => {
+    expect(
+      workerLoadingArgv([
+        '--expose-gc',
+        '--conditions',
+        'source',
+        '--import=tsx',
+        '--max-old-space-size=2048',
+        '-r',
+        './setup.cjs',
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        'code',
+      ]),
+    ).toEqual([
+      '--conditions',
+      'source',
+      '--import=tsx',
+      '-r',
+      './setup.cjs',
+      '--enable-source-maps',
+    ])
   })
 })

@@ -34,3 +34,27 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
   }
   return kept
 }
+
+/** Flags that shape how a worker loads its modules, with the value each takes. */
+const LOADING = /^(--conditions|-C|--import|--require|-r|--loader|--experimental-loader)$/
+
+/**
+ * {@link workerExecArgv} narrowed to the flags that load modules (`--conditions`, `--import`,
+ * `--require`, loaders) and `--enable-source-maps`: what a worker keeps when Node refuses the
+ * host's other flags in a worker (`--expose-gc` and other V8 options of the process:
+ * `ERR_WORKER_INVALID_EXEC_ARGV`).
+ */
+export function workerLoadingArgv(execArgv: readonly string[]): string[] {
+  const all = workerExecArgv(execArgv)
+  const kept: string[] = []
+  for (let i = 0; i < all.length; i++) {
+    const arg = all[i]!
+    const name = arg.split('=', 1)[0]!
+    if (arg === '--enable-source-maps') kept.push(arg)
+    else if (LOADING.test(name)) {
+      kept.push(arg)
+      if (!arg.includes('=') && i + 1 < all.length) kept.push(all[++i]!)
+    }
+  }
+  return kept
+}

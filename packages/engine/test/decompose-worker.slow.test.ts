@@ -32,6 +32,21 @@ describe('DecomposePool (worker threads)', () => {
     }
   })
 
+  // an idle server holds no decoder after its work either: workers stop once idle for idleMs
+  it('stops its workers once idle, and starts them again for the next snapshot', async () => {
+    const brief = new DecomposePool({ size: 2, idleMs: 50 })
+    try {
+      await brief.decompose(new TextEncoder().encode('1|2|0\n'))
+      await vi.waitFor(() => expect(brief.workers).toEqual({ started: 0, busy: 0 }), {
+        timeout: 30_000,
+      })
+      const again = await brief.decompose(new TextEncoder().encode('1|2|0\n3|4|0\n'))
+      expect(again.graph.linkCount).toBe(2)
+    } finally {
+      await brief.close()
+    }
+  })
+
   it('gives the same decomposition as the calling thread', async () => {
     const bytes = new Uint8Array(await readFile(file))
     const inWorker = await pool.decompose(bytes)

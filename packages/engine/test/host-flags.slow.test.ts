@@ -60,6 +60,12 @@ describe('the decode workers start whatever flags the host was given', () => {
     expect(run(['--eval', script])).toEqual(expected)
   })
 
+  // V8 options a worker refuses (ERR_WORKER_INVALID_EXEC_ARGV): a host measuring memory
+  it('node --expose-gc --max-old-space-size=2048 -e', () => {
+    const args = ['--expose-gc', '--max-old-space-size=2048', '--input-type=module', '-e']
+    expect(run([...args, statements(dist).join('\n')])).toEqual(expected)
+  })
+
   // in one line: the REPL reading a pipe does not wait for one line's await before the next
   it('the REPL, node -i', () => {
     const line = `await (async () => { ${statements(dist).join('; ')} })()`
