@@ -13,6 +13,7 @@ import type {
   TrendResponse,
 } from './api-types.js'
 import { addAsns, MAX_ASNS, parseAsnList } from './asn-list.js'
+import { download, pngCanvas } from './export-file.js'
 import {
   dateToSeconds,
   heldPoints,
@@ -273,28 +274,6 @@ const chartHeight = () => (window.innerWidth < 600 ? 260 : 360)
 
 const fileStem = () =>
   `kcore-${state.ipVersion}-${state.asns.join('_') || 'none'}${state.normalized ? '-normalized' : ''}`
-
-/** The chart canvas on white (uPlot's is transparent), so the PNG reads in any viewer. */
-function pngCanvas(source: HTMLCanvasElement): HTMLCanvasElement {
-  const canvas = document.createElement('canvas')
-  canvas.width = source.width
-  canvas.height = source.height
-  const ctx = canvas.getContext('2d')
-  if (!ctx) return source
-  ctx.fillStyle = '#fff'
-  ctx.fillRect(0, 0, canvas.width, canvas.height)
-  ctx.drawImage(source, 0, 0)
-  return canvas
-}
-
-function download(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = name
-  link.click()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
