@@ -232,6 +232,30 @@ describe.each(testDatabases())('the feed of series on $name', ({ open, name }) =
   })
   afterAll(() => t?.close())
 
+  // Found by the property below (seed 1314634116): the edit shares its series' id.
+  it('writes an edit of the first occurrence as an instance, not a second series', async () => {
+    await t.database.db.deleteFrom('cal_event' as never).execute()
+    const series = await t.create('/events', {
+      title: 'S0',
+      start_date: '2026-01-01 09:00:00',
+      end_date: '2026-01-01 10:30:00',
+      timezone: 'UTC',
+      recurrence: { rules: ['FREQ=DAILY;COUNT=30'] },
+    })
+    const edit = await t.call('PATCH', `/events/${series.body.id}`, {
+      body: { title: 'E0.0' },
+      token: true,
+    })
+    expect(edit.status).toBe(200)
+    const query = 'start_date=2026-01-01 00:00:00&end_date=2026-01-03 00:00:00&strict_dates=true'
+    const feed = await (await t.handler(new Request(`${BASE}/events?${query}&format=ics`))).text()
+    const from = Date.UTC(2026, 0, 1)
+    expect(expandedFeed(feed, from, from + 2 * 86_400_000), feed).toEqual([
+      '2026-01-01T09:00:00.000Z E0.0',
+      '2026-01-02T09:00:00.000Z S0',
+    ])
+  })
+
   it("lists exactly the occurrences ical.js expands from this server's own feed", async () => {
     const spec = fc.record({
       series: fc.array(

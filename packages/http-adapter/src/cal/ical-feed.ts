@@ -160,7 +160,8 @@ export function eventsCalendar(
   }
   for (const event of events) {
     const fields = described(event, relations, ctx)
-    const lines = series.get(event.id)
+    // An edit of a series' first occurrence has the series' id: only the series is its lines.
+    const lines = isSeries(event) ? series.get(event.id) : undefined
     if (lines) {
       for (const data of seriesEvents(event, lines, fields)) calendar.createEvent(data)
       continue
