@@ -264,7 +264,16 @@ async function applyRaw(db: CalDb, store: CalStore, write: RawWrite): Promise<vo
       db,
     )
   } else if (write.kind === 'delete') {
-    await db.deleteFrom('cal_event').where('id', '=', write.id).execute()
+    // A series' edited occurrences go with it (the schema refuses them without their series).
+    // Seed 1314510324 on PostgreSQL deleted a series whose second occurrence was edited.
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .deleteFrom('cal_event')
+        .where('post_parent', '=', write.id)
+        .where('occurrence_key', 'is not', null)
+        .execute()
+      await tx.deleteFrom('cal_event').where('id', '=', write.id).execute()
+    })
   } else if (write.kind === 'status') {
     await db
       .updateTable('cal_event')
