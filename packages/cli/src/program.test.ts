@@ -3,6 +3,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { loadConfig, openStores } from '@kcore/service'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type CliIo, main } from './program.js'
 
@@ -37,6 +38,7 @@ describe('kcore command line', () => {
     [['migrate', '--help']],
     [['ingest', '--help']],
     [['backfill', '--help']],
+    [['names', 'import', '--help']],
   ])('%j prints help and exits 0', async (args) => {
     const { code, stdout } = await run(args)
     expect(code).toBe(0)
@@ -114,6 +116,46 @@ describe('kcore command line', () => {
       join(dataDir, '20240101.as-rel.txt.bz2'), // well named, but missing: a failure, not usage
     ])
     expect(missing.code).toBe(1)
+  })
+
+  it('imports an AS registry whole, and refuses an older, a broken or a missing file', async () => {
+    const dataDir = await tempDir()
+    const fixtures = fileURLToPath(
+      new URL('../../kcore-store/test/fixtures/as-registry/', import.meta.url),
+    )
+    const csv = [join(fixtures, 'asn-ipv4.csv'), join(fixtures, 'asn-ipv6.csv')]
+    const names = (...args: string[]) => run(['names', 'import', '--data-dir', dataDir, ...args])
+    const ok = await names(...csv, '--date', '2026-06-01')
+    expect(ok.stderr).toBe('')
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(
+      /^AS registry of 2026-06-01: \d+ ASNs \(asn-ipv4\.csv, asn-ipv6\.csv\)\n$/,
+    )
+
+    const broken = join(await tempDir(), 'asn-ipv4.csv')
+    await writeFile(
+      broken,
+      '1.0.0.0,1.0.0.255,13335,"Cloudflare, Inc."\n1.0.4.0,1.0.7.255,not-an-asn,X\n',
+    )
+    const refused = [
+      [await names(...csv, '--date', '2026-05-31'), 1, /older than the stored one of 2026-06-01/],
+      [await names(broken, '--date', '2026-07-01'), 1, /asn-ipv4\.csv/],
+      [await names(join(dataDir, 'nothing.csv')), 1, /no such file/],
+      [await names(...csv, '--date', '2026-02-30'), 2, /--date must be a real date/],
+    ] as const
+    for (const [answer, code, message] of refused) {
+      expect(answer.code).toBe(code)
+      expect(answer.stderr).toMatch(message)
+    }
+    // Nothing refused replaced the registry.
+    const { database, kcore } = await openStores(loadConfig({ KCORE_DATA_DIR: dataDir }))
+    try {
+      const reader = await kcore.reader()
+      expect((await reader.asRegistry())?.date).toBe('2026-06-01')
+      expect((await reader.searchAses('cloudflare'))[0]).toMatchObject({ asn: 13335 })
+    } finally {
+      await database.close()
+    }
   })
 
   it('refuses an empty or implausibly small file (exit 1), the latter stored with --allow-implausible', async () => {

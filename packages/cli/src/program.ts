@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander'
 import pkg from '../package.json' with { type: 'json' }
 import { runBackfill } from './backfill.js'
 import { addExportCommand } from './export.js'
+import { addNamesCommand } from './names.js'
 import { assertPortFree } from './port-check.js'
 import { runServer } from './serve.js'
 import { UsageError } from './usage-error.js'
@@ -190,6 +191,13 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
     done(ok ? EXIT.ok : EXIT.failure)
   })
 
+  addNamesCommand(program, {
+    stdout: io.stdout,
+    databaseOptions,
+    assertFilesExist,
+    config: (opts) => configFrom(io, opts),
+    done,
+  })
   addExportCommand(program, {
     stdout: io.stdout,
     databaseOptions,
