@@ -7,8 +7,9 @@ import { SlowestFiles } from './.ci/slowest-files.js'
 //   fuzz at reduced size, without the process suites (`*.slow.test.ts`: child processes, other
 //   runtimes, browsers, concurrency model runs).
 // - `pnpm test:all` (KCORE_TEST_LEVEL=all, what CI runs): the default suites plus the process
-//   suites, fuzz at a size that fits CI with a fresh seed each run, real-file parity and costly
-//   case tables on a sample that rotates each run (`rotatingSample` of `@kcore/db/testing`).
+//   suites, fuzz at a size that fits CI, real-file parity and costly case tables on a sample
+//   (`rotatingSample` of `@kcore/db/testing`). Seeds are fresh each run, but `.ci/run` pins one
+//   (FC_SEED, KCORE_TEST_SEED: `packages/db/test/property-seed.setup.ts`).
 // - `pnpm test:flakes`: the CI level three times in a row, files shuffled with a fresh seed
 //   each time, while a CPU hog holds one of the two cores (`.ci/flakes.sh`).
 // - `pnpm test:full` (KCORE_TEST_LEVEL=full): everything at full size, `*.full.test.ts` included
@@ -53,6 +54,7 @@ export default defineConfig({
       'packages/explorer/test/build-page.global-setup.ts',
       'packages/db/test/throwaway-databases.global-setup.ts',
     ],
+    setupFiles: ['packages/db/test/property-seed.setup.ts'],
     env: process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS },
     reporters: ['default', new SlowestFiles()],
     testTimeout: 60_000,
