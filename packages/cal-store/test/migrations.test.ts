@@ -166,7 +166,7 @@ describe.each(testDatabases())('calendar store migrations on $name', ({ open }) 
     }
   })
 
-  it('0015 goes down to the schema 0014 left: both change logs written again', async () => {
+  it('0016 and 0015 go down to the schema 0014 left: both change logs written again', async () => {
     const [down, at14] = await Promise.all([open(), open()])
     const migrator = (database: Database) =>
       new Migrator({
@@ -177,7 +177,7 @@ describe.each(testDatabases())('calendar store migrations on $name', ({ open }) 
       })
     try {
       await createCalStore(down).migrate()
-      expect((await migrator(down).migrateDown()).error).toBeUndefined()
+      expect((await migrator(down).migrateTo('0014_recurrence')).error).toBeUndefined()
       expect((await migrator(at14).migrateTo('0014_recurrence')).error).toBeUndefined()
       expect(await schemaOf(down.db)).toEqual(await schemaOf(at14.db))
       // The restored triggers fill 0011's log again, beside the feed's.

@@ -82,6 +82,26 @@ describe.each(testDatabases())('recurring series in the store on $name', ({ open
     }
   })
 
+  it('reports an edit a scope=following split moves: its old id deleted, its new one created', async () => {
+    const series = await weekly(['FREQ=WEEKLY;BYDAY=MO;COUNT=5'])
+    const ids = await firstIds(series, 5)
+    const edited = ids[3] as number
+    await store.events.update(edited, { title: 'Fourth' })
+    const since = await (await store.reader()).syncToken()
+    await store.events.update(ids[1] as number, { title: 'After' }, { scope: 'following' })
+    expect(await store.events.get(edited)).toBeUndefined()
+    const moved = (await store.events.list({ search: 'Fourth', window: YEAR })).items
+    expect(moved).toHaveLength(1)
+    for (const view of ['public', 'all'] as const) {
+      const { changes } = await (await store.reader()).changes({ since, view })
+      const actions = (id: number) => changes.filter((c) => c.id === id).map((c) => c.action)
+      expect(actions(edited)).toEqual(['deleted'])
+      expect(actions(moved[0]!.id)).toEqual(['created'])
+      expect(actions(series.id)).toContain('updated')
+      expect(actions(series.id)).not.toContain('deleted')
+    }
+  })
+
   it('stores a series whose first occurrence is the series id, others by occurrence ids', async () => {
     const series = await weekly()
     expect(series.recurrence).toEqual({ rules: ['FREQ=WEEKLY;BYDAY=MO'] })

@@ -79,37 +79,9 @@ export const changesFeed: Migration = {
         from mark where mark.revision > s.purged_through
       $$`.execute(db)
 
-    await sql`create function cal_note_change() returns trigger language plpgsql as $$
-      declare
-        kind text := tg_argv[0];
-        status text := tg_argv[1];
-        modified text := tg_argv[2];
-        -- The record's public id (an edited occurrence's is not its row id: see 0014).
-        id text := coalesce(tg_argv[3], 'r.id');
-      begin
-        -- EXECUTE: planned afresh each statement (see 0003), transition tables stay visible.
-        if tg_op = 'INSERT' then
-          execute format($q$ insert into cal_change
-              (xid, kind, record_id, before_status, after_status, modified)
-            select pg_current_xact_id()::text, %s, %s, null, %s, %s from cal_new r $q$,
-            kind, id, status, modified);
-        elsif tg_op = 'DELETE' then
-          execute format($q$ insert into cal_change
-              (xid, kind, record_id, before_status, after_status, modified)
-            select pg_current_xact_id()::text, %s, %s, %s, null, now() from cal_old r $q$,
-            kind, id, status);
-        else
-          execute format($q$ insert into cal_change
-              (xid, kind, record_id, before_status, after_status, modified)
-            select pg_current_xact_id()::text, n.kind, n.record_id, o.status, n.status, n.modified
-            from (select r.id, %s as status from cal_old r) o
-            join (select r.id, %s as record_id, %s as kind, %s as status, %s as modified
-              from cal_new r) n
-              on n.id = o.id $q$,
-            status, id, kind, status, modified);
-        end if;
-        return null;
-      end $$`.execute(db)
+    await sql`create function cal_note_change() returns trigger language plpgsql as ${sql.raw(
+      noteChangeBody(UPDATE_0013),
+    )}`.execute(db)
     for (const [table, kind, status, modified] of FED_TABLES) {
       await createFeedTriggers(db, table, kind, status, modified)
     }
@@ -221,3 +193,44 @@ export async function createLinkChangeFunction(db: AnyDb, id = 'e.id'): Promise<
         return null;
       end $$`.execute(db)
 }
+
+/**
+ * `cal_note_change()`'s body (a statement trigger's: see {@link createFeedTriggers}), its UPDATE
+ * case given: 0013's, then 0016's. The trigger's arguments: kind, status, modified, public id.
+ */
+export function noteChangeBody(update: string): string {
+  return `$$
+      declare
+        kind text := tg_argv[0];
+        status text := tg_argv[1];
+        modified text := tg_argv[2];
+        -- The record's public id (an edited occurrence's is not its row id: see 0014).
+        id text := coalesce(tg_argv[3], 'r.id');
+      begin
+        -- EXECUTE: planned afresh each statement (see 0003), transition tables stay visible.
+        if tg_op = 'INSERT' then
+          execute format($q$ insert into cal_change
+              (xid, kind, record_id, before_status, after_status, modified)
+            select pg_current_xact_id()::text, %s, %s, null, %s, %s from cal_new r $q$,
+            kind, id, status, modified);
+        elsif tg_op = 'DELETE' then
+          execute format($q$ insert into cal_change
+              (xid, kind, record_id, before_status, after_status, modified)
+            select pg_current_xact_id()::text, %s, %s, %s, null, now() from cal_old r $q$,
+            kind, id, status);
+        else
+${update}        end if;
+        return null;
+      end $$`
+}
+
+/** 0013's UPDATE case: each row under its public id after the statement. */
+export const UPDATE_0013 = `          execute format($q$ insert into cal_change
+              (xid, kind, record_id, before_status, after_status, modified)
+            select pg_current_xact_id()::text, n.kind, n.record_id, o.status, n.status, n.modified
+            from (select r.id, %s as status from cal_old r) o
+            join (select r.id, %s as record_id, %s as kind, %s as status, %s as modified
+              from cal_new r) n
+              on n.id = o.id $q$,
+            status, id, kind, status, modified);
+`
