@@ -58,7 +58,9 @@ async function measure(label: string, dataDir: string): Promise<void> {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kcore-idle-'))
 try {
-  console.log(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '(unset)'}, idle ${IDLE_SECONDS} s`)
+  console.log(
+    `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '(unset)'}, idle ${IDLE_SECONDS} s`,
+  )
   await measure('first start (seeds)', dataDir)
   await measure('restart', dataDir)
 } finally {

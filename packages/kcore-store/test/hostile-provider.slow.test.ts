@@ -3,18 +3,9 @@ import { readFile } from 'node:fs/promises'
 import { testDatabases } from '@kcore/db/testing'
 import { createProvider } from '@kcore/engine'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { watchEventLoop } from '../../engine/test/event-loop-watch.js'
 import { syncFromProvider } from '../src/index.js'
 import { type FaultProviderServer, snapshotFileName, startFaultProvider } from '../src/testing.js'
 import { clearKcoreTables, FIXTURE, openStore, rowsOfDate, type TestStore } from './helpers.js'
-
-const MiB = 1024 ** 2
-/**
- * How much the process may grow while it refuses a hostile file: the caps are 64 MiB of download
- * and 128 MiB of text, and the unbounded code grew by 2.5-3.3 GB. Growth, not the absolute RSS:
- * the process suites share one process, which holds what earlier files left.
- */
-const MAX_GROWTH = 512 * MiB
 
 /**
  * A bzip2 "bomb" of valid lines: ~1 GiB of text in a few KB, as 128 concatenated bz2 streams
@@ -46,14 +37,13 @@ describe.each(testDatabases())('hostile provider on $name', ({ open }) => {
     await server?.close()
   })
 
-  // Without a cap the body was held whole: 3.3 GB RSS before any timeout could fire.
-  it('refuses an endless body at the download cap (default), RSS growth < 512 MiB, loop ticking', async () => {
+  // Without a cap the body was held whole (3.3 GB RSS): the cap is the bound. What the refusal
+  // costs the event loop and RSS: `pnpm bench:hostile-provider`.
+  it('refuses an endless body at the download cap (default)', async () => {
     server.offer(name, new Uint8Array(await readFile(FIXTURE)))
     server.faults.set(name, 'endless')
     const provider = createProvider({ baseUrl: server.url, retries: 0, timeoutMs: 10_000 })
-    const { value, growth, gap } = await watchEventLoop(() =>
-      syncFromProvider({ store, provider, ipVersions: ['ipv4'] }),
-    )
+    const value = await syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
     expect(value.ipv4).toMatchObject({ checked: false, added: [] })
     expect(value.ipv4!.failures).toEqual([
       {
@@ -64,20 +54,13 @@ describe.each(testDatabases())('hostile provider on $name', ({ open }) => {
       },
     ])
     expect(await rowsOfDate(store.database, 'ipv4', date)).toEqual({ snapshots: 0, shells: 0 })
-    expect(growth).toBeLessThan(MAX_GROWTH)
-    // Both ends of the 64 MiB transfer run on this one thread here (the test's server writes
-    // as fast as it is read); gaps of 50-270 ms were measured at a load average of 10 on 2
-    // cores, spread over the transfer, none growing with it.
-    expect(gap).toBeLessThan(500)
   }, 120_000)
 
   // Decoded on the serving thread with no cap, a 128 KB bomb grew the server past 2.5 GB.
-  it('refuses a bz2 bomb at the decompressed cap (default), RSS growth < 512 MiB, loop ticking', async () => {
+  it('refuses a bz2 bomb at the decompressed cap (default)', async () => {
     server.offer(name, bz2Bomb())
     const provider = createProvider({ baseUrl: server.url, retries: 0 })
-    const { value, growth, gap } = await watchEventLoop(() =>
-      syncFromProvider({ store, provider, ipVersions: ['ipv4'] }),
-    )
+    const value = await syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
     expect(value.ipv4).toMatchObject({ checked: false, added: [] })
     expect(value.ipv4!.failures).toEqual([
       {
@@ -88,8 +71,6 @@ describe.each(testDatabases())('hostile provider on $name', ({ open }) => {
       },
     ])
     expect(await rowsOfDate(store.database, 'ipv4', date)).toEqual({ snapshots: 0, shells: 0 })
-    expect(growth).toBeLessThan(MAX_GROWTH)
-    expect(gap).toBeLessThan(200)
   }, 180_000)
 
   it('takes a smaller decompressed cap from the sync options', async () => {
