@@ -30,6 +30,8 @@ export interface FeedPosition {
 /** A token read back: where it stands and when it was made (its age decides expiry). */
 export interface FeedToken {
   position: FeedPosition
+  /** The stamp of the position's revision in the history that made the token (0017). */
+  stamp: number
   /** When the history after {@link position} was last seen complete (whole seconds). */
   issued: Date
 }
@@ -50,21 +52,23 @@ const KIND_OF: Record<string, RecordKind> = Object.fromEntries(
 const MAC_BYTES = 16
 
 /** Longest token accepted; anything longer is garbage without being parsed. */
-const MAX_TOKEN_LENGTH = 80
+const MAX_TOKEN_LENGTH = 88
 
 /**
  * Signs and reads feed tokens with the database's secret (`cal_sync.secret`, made by the
- * migration): `[s]<revision>[.<kind code><id>].<issued>.<mac>`, `s` marking a full sync's
- * cursor, `issued` in seconds since 1970 (base 36), the MAC over the part before it. Every
- * process on the database makes and accepts the same tokens; no other database's.
+ * migration): `[s]<revision>-<stamp>[.<kind code><id>].<issued>.<mac>`, `s` marking a full
+ * sync's cursor, `stamp` the revision's stamp (base 36) that tells which history the revision
+ * is of, `issued` in seconds since 1970 (base 36), the MAC over the part before it. Every process
+ * on the database makes and accepts the same tokens; no other database's (a restored copy
+ * shares the secret, so {@link checkTokenHistory} checks the stamp).
  */
 export function feedTokens(secret: string) {
   const mac = (payload: string) =>
     createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES)
   return {
-    encode(position: FeedPosition, issued: Date): string {
+    encode(position: FeedPosition, stamp: number, issued: Date): string {
       const { revision, after, initial } = position
-      const at = `${initial ? 's' : ''}${revision}`
+      const at = `${initial ? 's' : ''}${revision}-${stamp.toString(36)}`
       const cursor = after ? `${at}.${KIND_CODES[after.kind]}${after.id}` : at
       const payload = `${cursor}.${Math.floor(issued.getTime() / 1000).toString(36)}`
       return `${payload}.${mac(payload).toString('base64url')}`
@@ -80,13 +84,18 @@ export function feedTokens(secret: string) {
         throw new CalSyncTokenExpiredError('not made by this server')
       }
       // Signed by us, so well formed; parsed strictly all the same.
-      const match = /^(s?)(\d{1,15})(?:\.([a-z])(\d{1,16}))?\.([0-9a-z]{1,9})$/.exec(payload)
-      const kind = match?.[3] === undefined ? undefined : KIND_OF[match[3]]
-      if (!match || (match[3] !== undefined && !kind)) throw new CalSyncTokenExpiredError('garbage')
+      const match =
+        /^(s?)(\d{1,15})-([0-9a-z]{1,7})(?:\.([a-z])(\d{1,16}))?\.([0-9a-z]{1,9})$/.exec(payload)
+      const kind = match?.[4] === undefined ? undefined : KIND_OF[match[4]]
+      if (!match || (match[4] !== undefined && !kind)) throw new CalSyncTokenExpiredError('garbage')
       const position: FeedPosition = { revision: Number(match[2]) }
-      if (kind) position.after = { kind, id: Number(match[4]) }
+      if (kind) position.after = { kind, id: Number(match[5]) }
       if (match[1]) position.initial = true
-      return { position, issued: new Date(Number.parseInt(match[5] as string, 36) * 1000) }
+      return {
+        position,
+        stamp: Number.parseInt(match[3] as string, 36),
+        issued: new Date(Number.parseInt(match[6] as string, 36) * 1000),
+      }
     },
   }
 }

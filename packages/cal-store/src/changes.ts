@@ -1,8 +1,9 @@
 import { type RawBuilder, sql } from 'kysely'
-import { CalSyncTokenExpiredError, type FeedPosition, type FeedTokens } from './changes-token.js'
+import { CalSyncTokenExpiredError, type FeedPosition } from './changes-token.js'
 import type { CalChangeAction } from './record-change.js'
 import type { PostStatus, RecordKind } from './status.js'
 import type { CalDb } from './store-context.js'
+import type { SignPosition } from './token-history.js'
 
 /**
  * Whose view of the history a feed page is: `public` sees what anonymous callers may (records
@@ -88,7 +89,7 @@ function visibleSql(column: 'before_status' | 'after_status', view: ChangesView)
  */
 export async function readChanges(
   db: CalDb,
-  tokens: FeedTokens,
+  sign: SignPosition,
   position: FeedPosition,
   until: number,
   limit: number,
@@ -100,7 +101,7 @@ export async function readChanges(
     // Nothing committed after the token (a reader never lags a token it could have made).
     return {
       changes: [],
-      nextSince: tokens.encode({ revision: Math.max(revision, until) }, now),
+      nextSince: await sign({ revision: Math.max(revision, until) }, now),
       more: false,
     }
   }
@@ -141,7 +142,7 @@ export async function readChanges(
       : { revision: Number(last.revision) }
   }
   // The history after `next` was complete in this statement's snapshot: the token is new.
-  return { changes: fold(page, view), nextSince: tokens.encode(next, now), more }
+  return { changes: fold(page, view), nextSince: await sign(next, now), more }
 }
 
 /**
@@ -220,7 +221,7 @@ function termRows(taxonomy: string) {
  */
 export async function readInitial(
   db: CalDb,
-  tokens: FeedTokens,
+  sign: SignPosition,
   position: FeedPosition,
   until: number,
   limit: number,
@@ -277,7 +278,7 @@ export async function readInitial(
       action: 'created',
       modified: new Date(r.modified),
     })),
-    nextSince: tokens.encode(next, issued),
+    nextSince: await sign(next, issued),
     // Done listing: more is whether revisions after r0 exist (their changes may not be shown).
     more: more || until > revision,
   }

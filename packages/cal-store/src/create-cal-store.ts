@@ -26,6 +26,7 @@ import type { CalSchema } from './schema.js'
 import { type CalDb, type StoreContext, withCalTables } from './store-context.js'
 import type { TermListFilter } from './term.js'
 import { createTermRepository } from './term-repository.js'
+import { checkTokenHistory, positionSigner } from './token-history.js'
 import type { VenueListFilter } from './venue.js'
 import { createVenueRepository } from './venue-repository.js'
 
@@ -152,21 +153,25 @@ export function createCalStore(database: Database, options: CalStoreOptions = {}
             inSnapshot((trx) => createTermRepository(inTrx(trx), 'cal_event_tag').list(filter)),
           ),
       },
-      syncToken: async () => (await feed()).encode({ revision: listedAt ?? at }, ctx.now()),
+      syncToken: async () =>
+        positionSigner(db, await feed())({ revision: listedAt ?? at }, ctx.now()),
       async changes({ since, limit = DEFAULT_CHANGES_PAGE, view = 'public' }) {
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_PAGE) {
           throw new CalValidationError('limit', `must be an integer 1–${MAX_CHANGES_PAGE}`)
         }
-        const signer = await feed()
+        const tokens = await feed()
+        const signer = positionSigner(db, tokens)
         const now = ctx.now()
         if (since === undefined) {
           return readInitial(db, signer, { revision: at, initial: true }, at, limit, view, now)
         }
-        const { position, issued } = signer.decode(since)
+        const token = tokens.decode(since)
+        const { position, issued } = token
         // The token's age alone expires it, even when nothing was written (or trimmed) since.
         if (now.getTime() - issued.getTime() > retentionDays * DAY_MS) {
           throw new CalSyncTokenExpiredError(`it is older than ${retentionDays} days`)
         }
+        await checkTokenHistory(db, token)
         return position.initial
           ? readInitial(db, signer, position, at, limit, view, issued)
           : readChanges(db, signer, position, at, limit, view, now)

@@ -13,6 +13,7 @@ import { changesFeed } from './migrations/0013-changes-feed.js'
 import { recurrence } from './migrations/0014-recurrence.js'
 import { oneChangeLog } from './migrations/0015-one-change-log.js'
 import { movedPublicIds } from './migrations/0016-moved-public-ids.js'
+import { revisionStamps } from './migrations/0017-revision-stamps.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const MIGRATION_TABLE = 'cal_migration'
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0014_recurrence': recurrence,
   '0015_one_change_log': oneChangeLog,
   '0016_moved_public_ids': movedPublicIds,
+  '0017_revision_stamps': revisionStamps,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

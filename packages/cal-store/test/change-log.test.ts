@@ -71,7 +71,7 @@ describe.each(testDatabases())('one change log on $name', ({ open }) => {
     await store.events.trash(event.id)
     const after = await rowCounts(db)
     const grown = Object.keys(after).filter((t) => (after[t] ?? 0) > (before[t] ?? 0))
-    expect(grown.sort()).toEqual(['cal_change', 'cal_event'])
+    expect(grown.sort()).toEqual(['cal_change', 'cal_event', 'cal_revision_stamp'])
     expect((after.cal_change ?? 0) - (before.cal_change ?? 0)).toBe(3)
   })
 

@@ -88,7 +88,7 @@ describe.runIf(pgUrl)('lists and their tokens under concurrent writers (PostgreS
           samples.push({
             kind,
             // The token starts with its revision (test knowledge, not API).
-            revision: Number(token.split('.')[0]),
+            revision: Number(token.split(/[.-]/)[0]),
             total: page.total,
             items: page.items.map((r) => ({
               id: r.id,

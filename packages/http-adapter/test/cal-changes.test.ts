@@ -36,7 +36,9 @@ describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
     for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
       const answer = await cal.get(path)
       expect(answer.status, path).toBe(200)
-      expect(answer.headers.get('x-cal-sync-token'), path).toMatch(/^\d+\.[0-9a-z]+\.[\w-]+$/)
+      expect(answer.headers.get('x-cal-sync-token'), path).toMatch(
+        /^\d+-[0-9a-z]+\.[0-9a-z]+\.[\w-]+$/,
+      )
     }
     expect(CAL_EXPOSED_HEADERS).toContain('X-CAL-Sync-Token')
   })

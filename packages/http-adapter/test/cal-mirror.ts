@@ -325,7 +325,7 @@ async function listProbe(call: MirrorCall, client: number, done: () => boolean) 
     const answer = await ok(call(client, 'GET', PROBE_LIST, { holder: true }), PROBE_LIST)
     const token = answer.headers.get('x-cal-sync-token') ?? ''
     samples.push({
-      revision: Number(token.split('.')[0]),
+      revision: Number(token.split(/[.-]/)[0]),
       duringWrites: !done(),
       total: Number(answer.body.total),
       events: (answer.body.events as ListSample['events']).map(({ id, status, modified_utc }) => ({

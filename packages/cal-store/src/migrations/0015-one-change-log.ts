@@ -19,6 +19,25 @@ const TRUNCATED_TABLES = [
 ] as const
 
 /**
+ * The bump at commit as 0015 makes it: the revision, the transaction's changes filed under it,
+ * the history trimmed every 64 revisions; `then` runs last (0017 notes the revision's stamp).
+ */
+export async function createBumpRevision(db: AnyDb, then = ''): Promise<void> {
+  await sql`create or replace function cal_bump_revision() returns trigger language plpgsql as $$
+      declare
+        next bigint;
+      begin
+        update cal_revision set n = n + 1 returning n into next;
+        delete from cal_dirty where xid = new.xid;
+        update cal_change set revision = next where xid = new.xid and revision is null;
+        if next % 64 = 0 then
+          perform cal_trim_changes();
+        end if;${sql.raw(then)}
+        return null;
+      end $$`.execute(db)
+}
+
+/**
  * One change log. Every event write used to note its ids twice: in 0011's `cal_event_change`
  * (under `cal_revision_log`, for the in-memory list model) and in 0013's `cal_change` (the
  * feed and the webhooks). The list model now follows `cal_change` (the event ids filed under
@@ -38,18 +57,7 @@ export const oneChangeLog: Migration = {
     await sql`drop function cal_note_event_change()`.execute(db)
     await sql`drop table cal_event_change`.execute(db)
     await sql`drop table cal_revision_log`.execute(db)
-    await sql`create or replace function cal_bump_revision() returns trigger language plpgsql as $$
-      declare
-        next bigint;
-      begin
-        update cal_revision set n = n + 1 returning n into next;
-        delete from cal_dirty where xid = new.xid;
-        update cal_change set revision = next where xid = new.xid and revision is null;
-        if next % 64 = 0 then
-          perform cal_trim_changes();
-        end if;
-        return null;
-      end $$`.execute(db)
+    await createBumpRevision(db)
     await sql`create function cal_note_truncate() returns trigger language plpgsql as $$
       begin
         execute format($q$ insert into cal_change
