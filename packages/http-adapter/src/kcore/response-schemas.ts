@@ -59,6 +59,21 @@ export const singleTrendSchema = z.object({
   trend_data: z.array(trendPointSchema).describe('Oldest first'),
 })
 
+/**
+ * `GET /api/trends/{asn}` with `ip_version=both` too: one object, so the single-version
+ * document keeps its properties; with `both`, `date_range` and `trend_data` are keyed by version.
+ */
+export const anyTrendSchema = singleTrendSchema.extend({
+  ip_version: z.enum(['ipv4', 'ipv6', 'both']),
+  date_range: z.union([dateRange, z.object({ ipv4: dateRange, ipv6: dateRange })]),
+  trend_data: z.union([
+    z.array(trendPointSchema).describe('Oldest first'),
+    z
+      .object({ ipv4: z.array(trendPointSchema), ipv6: z.array(trendPointSchema) })
+      .describe('`ip_version=both`: oldest first per version; an empty array where none'),
+  ]),
+})
+
 /** `POST /api/trends`. */
 export const multiTrendSchema = z.object({
   asns: z.array(z.number().int()).describe('ASNs served, duplicates removed'),
