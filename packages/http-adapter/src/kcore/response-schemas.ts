@@ -37,6 +37,19 @@ const versionSummary = z.object({
 export const summarySchema = z.object({
   ipv4: versionSummary.optional(),
   ipv6: versionSummary.optional(),
+  breaks: z
+    .object({
+      version: z.number().int().describe('Bumped whenever the table changes'),
+      items: z.array(
+        z.object({
+          date,
+          ip_version: z.enum(['ipv4', 'ipv6']).optional().describe('Both when absent'),
+          what: z.string(),
+          source: z.string().describe('Where a reader can check it'),
+        }),
+      ),
+    })
+    .describe('Known CAIDA data/methodology breaks, oldest first'),
 })
 
 /** One point of a trend. */
