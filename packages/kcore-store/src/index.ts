@@ -58,6 +58,12 @@ export type {
   TrendView,
   VersionSummary,
 } from './kcore-store-types.js'
+export {
+  DATA_BREAKS,
+  DATA_BREAKS_VERSION,
+  type DataBreak,
+  dataBreaks,
+} from './methodology-breaks.js'
 export { KcoreMigrationError } from './migrate.js'
 export { normalizedShell } from './normalized-shell.js'
 export { MAX_RESEARCH_LIMIT } from './query-options.js'

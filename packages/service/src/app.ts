@@ -77,7 +77,10 @@ export async function assembleApp(config: Config, log: Logger, warm: typeof warm
   let warming = true
   try {
     if (config.seed && database.dialect === 'pglite') {
-      await seedEmptyStores({ kcore, cal }, { seedDir: config.seedDir, now: new Date(), log })
+      await seedEmptyStores(
+        { kcore, cal },
+        { seedDir: config.seedDir, seedNames: config.seedNames, now: new Date(), log },
+      )
     }
     // Background work is the composition root's: the sync runner (shared by refresh requests
     // and the scheduler, so they never overlap here) and the scheduler, closed with the app.

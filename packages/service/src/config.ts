@@ -58,6 +58,8 @@ const schema = z.object({
     .default(DEFAULT_SCHEDULER.schedule),
   schedulerEnabled: bool.default(DEFAULT_SCHEDULER.enabled),
   seed: bool.default(true),
+  // The AS-name slice (`data/as-names/`) on a first start whose registry is empty.
+  seedNames: bool.default(true),
   seedDir: z.string().min(1).optional(),
   adminToken: z.string().min(1).optional(),
   calTokens: list.default([]),
@@ -115,6 +117,7 @@ export const ENV_NAMES: Record<keyof Config, string> = {
   schedule: 'KCORE_SCHEDULE',
   schedulerEnabled: 'KCORE_SCHEDULER_ENABLED',
   seed: 'KCORE_SEED',
+  seedNames: 'KCORE_SEED_NAMES',
   seedDir: 'KCORE_SEED_DIR',
   adminToken: 'KCORE_ADMIN_TOKEN',
   calTokens: 'CAL_API_TOKENS',

@@ -12,6 +12,11 @@ export const ipVersionSchema = z
   .enum(['ipv4', 'ipv6'], { error: 'must be ipv4 or ipv6' })
   .describe('IP version')
 
+/** `ipv4`, `ipv6` or `both` (the trend of each version, keyed by version). */
+export const trendVersionSchema = z
+  .enum(['ipv4', 'ipv6', 'both'], { error: 'must be ipv4, ipv6 or both' })
+  .describe('IP version; `both` answers each version, keyed by version')
+
 /** A real calendar date, `YYYY-MM-DD`. */
 export const calendarDateSchema = z
   .string({ error: 'must be a date written YYYY-MM-DD' })
@@ -69,7 +74,7 @@ export const trendParams = z.object({
 /** Query of `GET /api/trends/{asn}`. */
 export const trendQuery = orderedDates(
   z.object({
-    ip_version: ipVersionSchema.default('ipv4'),
+    ip_version: trendVersionSchema.default('ipv4'),
     ...dateFields,
   }),
 )

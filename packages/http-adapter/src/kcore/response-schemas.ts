@@ -37,6 +37,19 @@ const versionSummary = z.object({
 export const summarySchema = z.object({
   ipv4: versionSummary.optional(),
   ipv6: versionSummary.optional(),
+  breaks: z
+    .object({
+      version: z.number().int().describe('Bumped whenever the table changes'),
+      items: z.array(
+        z.object({
+          date,
+          ip_version: z.enum(['ipv4', 'ipv6']).optional().describe('Both when absent'),
+          what: z.string(),
+          source: z.string().describe('Where a reader can check it'),
+        }),
+      ),
+    })
+    .describe('Known CAIDA data/methodology breaks, oldest first'),
 })
 
 /** One point of a trend. */
@@ -57,6 +70,21 @@ export const singleTrendSchema = z.object({
   ip_version: z.enum(['ipv4', 'ipv6']),
   date_range: dateRange,
   trend_data: z.array(trendPointSchema).describe('Oldest first'),
+})
+
+/**
+ * `GET /api/trends/{asn}` with `ip_version=both` too: one object, so the single-version
+ * document keeps its properties; with `both`, `date_range` and `trend_data` are keyed by version.
+ */
+export const anyTrendSchema = singleTrendSchema.extend({
+  ip_version: z.enum(['ipv4', 'ipv6', 'both']),
+  date_range: z.union([dateRange, z.object({ ipv4: dateRange, ipv6: dateRange })]),
+  trend_data: z.union([
+    z.array(trendPointSchema).describe('Oldest first'),
+    z
+      .object({ ipv4: z.array(trendPointSchema), ipv6: z.array(trendPointSchema) })
+      .describe('`ip_version=both`: oldest first per version; an empty array where none'),
+  ]),
 })
 
 /** `POST /api/trends`. */

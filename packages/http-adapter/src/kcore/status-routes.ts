@@ -1,4 +1,5 @@
 import type { IpVersion } from '@kcore/engine'
+import { dataBreaks } from '@kcore/store'
 import { jsonResponse } from '../json-response.js'
 import { type Route, route } from '../route.js'
 import { inputKey, type KcoreContext, kcoreRoute } from './kcore-context.js'
@@ -61,12 +62,16 @@ export function statusRoutes(ctx: KcoreContext): Route[] {
     kcoreRoute({
       method: 'GET',
       path: '/summary',
-      summary: 'Snapshot counts, date ranges and ASN counts per IP version',
+      summary: 'Snapshot counts, date ranges and ASN counts per IP version; known data breaks',
+      description:
+        '`breaks`: a versioned table of dates where CAIDA changed its method or inputs, so a ' +
+        "jump in a trend there may be the data's, not the AS's (each item names its source).",
       responses: {
         200: { description: 'One key per IP version with data', schema: summarySchema },
       },
       cacheKey: inputKey('summary'),
-      handle: async ({ reader }) => jsonResponse(await reader.summary()),
+      handle: async ({ reader }) =>
+        jsonResponse({ ...(await reader.summary()), breaks: dataBreaks() }),
     }),
     kcoreRoute({
       method: 'GET',

@@ -6,7 +6,7 @@ import { jsonTextResponse } from '../json-response.js'
 import type { Route } from '../route.js'
 import { kcoreRoute } from './kcore-context.js'
 import { multiTrendBody, trendParams, trendQuery } from './request-schemas.js'
-import { errorSchema, multiTrendSchema, singleTrendSchema } from './response-schemas.js'
+import { anyTrendSchema, errorSchema, multiTrendSchema } from './response-schemas.js'
 import { JsonBytes } from './trend-json.js'
 
 interface RangeAsked {
@@ -43,8 +43,34 @@ async function memoJson(
 }
 
 /** The canonical input of a single trend (validated, so equal answers have equal keys). */
-const singleKey = (asn: number, q: RangeAsked & { ip_version: IpVersion }) =>
+const singleKey = (asn: number, q: RangeAsked & { ip_version: IpVersion | 'both' }) =>
   `1|${q.ip_version}|${asn}|${q.start_date ?? ''}|${q.end_date ?? ''}`
+
+/** One AS's trend in each IP version, keyed by version; 404 when neither knows the ASN. */
+async function bothVersions(reader: KcoreReader, asn: number, query: RangeAsked) {
+  const [v4, v6] = await Promise.all(
+    (['ipv4', 'ipv6'] as const).map((v) => reader.trends(v, [asn], rangeOf(query))),
+  )
+  const views = { ipv4: v4!, ipv6: v6! }
+  const points = {
+    ipv4: views.ipv4.trends.get(asn) ?? [],
+    ipv6: views.ipv6.trends.get(asn) ?? [],
+  }
+  const known = (v: 'ipv4' | 'ipv6') => points[v].length > 0 || views[v].known.has(asn)
+  if (!known('ipv4') && !known('ipv6'))
+    throw new HttpError(404, 'asn_not_found', `ASN ${asn} has no ipv4 or ipv6 data`)
+  const head = {
+    asn,
+    ip_version: 'both',
+    date_range: {
+      ipv4: usedRange(views.ipv4.dateRange, query),
+      ipv6: usedRange(views.ipv6.dateRange, query),
+    },
+  }
+  return new JsonBytes()
+    .objectWith(head, 'trend_data', (out) => out.record(points, (m, p) => m.points(p)))
+    .bytes()
+}
 
 /**
  * `GET /trends/:asn` and `POST /trends`. Their JSON bytes are kept in `memo` under the
@@ -58,11 +84,13 @@ export function trendRoutes(memo: RevisionMemo | undefined): Route[] {
       summary: "One AS's shell-index trend",
       description:
         '404 `asn_not_found` only when the ASN appears in no stored snapshot of the IP version; ' +
-        'an ASN without points in the range gets an empty `trend_data`.',
+        'an ASN without points in the range gets an empty `trend_data`. `ip_version=both` answers ' +
+        '`date_range` and `trend_data` keyed by version (`ipv4`, `ipv6`), 404 only when the ASN ' +
+        'appears in no stored snapshot of either.',
       params: trendParams,
       query: trendQuery,
       responses: {
-        200: { description: 'The trend, oldest first', schema: singleTrendSchema },
+        200: { description: 'The trend, oldest first', schema: anyTrendSchema },
         400: { description: 'Bad ASN, IP version or dates', schema: errorSchema },
         404: { description: 'The ASN appears in no snapshot', schema: errorSchema },
       },
@@ -71,6 +99,7 @@ export function trendRoutes(memo: RevisionMemo | undefined): Route[] {
         const { asn } = params
         const version = query.ip_version
         return memoJson(memo, reader, cacheKey ?? singleKey(asn, query), async () => {
+          if (version === 'both') return bothVersions(reader, asn, query)
           const view = await reader.trends(version, [asn], rangeOf(query))
           const dateRange = usedRange(view.dateRange, query)
           const points = view.trends.get(asn) ?? []

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import type { KcoreStore } from '../kcore-store-interface.js'
 import { RegistryFileError, registryRecords } from './registry-csv.js'
 import { RegistryGatherer } from './registry-entries.js'
@@ -17,7 +18,9 @@ export interface ImportAsRegistryOptions {
  * A file's text: UTF-8 (a byte order mark dropped), or Latin-1 when the bytes are not UTF-8
  * (every byte is a Latin-1 character, so nothing is lost or refused).
  */
-function decode(bytes: Uint8Array): string {
+function decode(raw: Uint8Array): string {
+  // A gzip file (its magic bytes) is read as the CSV it holds: the shipped slice is one.
+  const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start))
@@ -26,7 +29,7 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-/** Whether the decimal addresses of a file are IPv6 (`-ipv6-num.csv`), judged by its name. */
+/** Whether the decimal addresses of a file are IPv6 (`-ipv6-num.csv[.gz]`), judged by its name. */
 function numericVersionOf(path: string): 4 | 6 | undefined {
   const name = basename(path).toLowerCase()
   return name.includes('ipv6') ? 6 : name.includes('ipv4') ? 4 : undefined
@@ -35,7 +38,7 @@ function numericVersionOf(path: string): 4 | 6 | undefined {
 /**
  * Imports an AS registry from `@ip-location-db/asn`-shaped CSV files (`ip_range_start,
  * ip_range_end,asn,organisation`, dotted, colon or decimal addresses; the IPv4 and IPv6 files
- * together): every ASN's name and originated address space, stored with its source and date,
+ * together; plain or gzipped): every ASN's name and originated address space, stored with its source and date,
  * replacing the stored registry whole and atomically. A file that cannot be read as one (a
  * truncated or malformed record, a bad address or ASN: {@link RegistryFileError} names the file
  * and line), an empty import or one older than the stored registry changes nothing. A header
