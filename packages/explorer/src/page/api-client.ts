@@ -14,11 +14,17 @@ export class ApiError extends Error {
  * GETs a JSON document from the same origin. Error answers become an {@link ApiError} with the
  * API's own message (`{error, message, status}`); anything unreadable gets a generic one.
  */
-export async function getJson<T>(path: string, fetcher: typeof fetch = fetch): Promise<T> {
+export async function getJson<T>(
+  path: string,
+  fetcher: typeof fetch = fetch,
+  signal?: AbortSignal,
+): Promise<T> {
   let response: Response
   try {
-    response = await fetcher(path, { headers: { accept: 'application/json' } })
+    response = await fetcher(path, { headers: { accept: 'application/json' }, signal })
   } catch {
+    if (signal?.aborted)
+      throw new ApiError(0, 'aborted', 'The request was replaced by a newer one.')
     throw new ApiError(0, 'network_error', 'The server could not be reached.')
   }
   const body: unknown = await response.json().catch(() => undefined)

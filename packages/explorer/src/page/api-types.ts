@@ -38,3 +38,45 @@ export interface HealthResponse {
   data_status: string
   database: { status: string; connection: string; dialect?: string }
 }
+
+/** One version of `GET /api/asns/{asn}`: where the AS appears in that version's snapshots. */
+export interface AsnVersionOverview {
+  first_seen: string
+  last_seen: string
+  snapshots: number
+  latest: TrendPoint
+}
+
+/** Where the AS registry's names come from: a dated reference, not the truth. */
+export interface RegistryInfo {
+  source: string
+  date: string
+}
+
+/** `GET /api/asns/{asn}`. */
+export interface AsnOverview {
+  asn: number
+  ipv4: AsnVersionOverview | null
+  ipv6: AsnVersionOverview | null
+  name?: string | null
+  address_space?: {
+    ipv4: { addresses: number; slash24s: number; prefixes: number }
+    ipv6: { slash48s: number; prefixes: number }
+  } | null
+  registry?: RegistryInfo | null
+}
+
+/** `GET /api/asns?search=`. */
+export interface AsnSearchResponse {
+  search: string
+  registry: RegistryInfo | null
+  asns: { asn: number; name: string }[]
+}
+
+/** One methodology change of the data (`/api/summary`'s optional `breaks.items`). */
+export interface DataBreak {
+  date: string
+  what: string
+  source: string
+  ip_version?: 'ipv4' | 'ipv6'
+}

@@ -3,48 +3,37 @@
 import 'uplot/dist/uPlot.min.css'
 import './style.css'
 import type uPlot from 'uplot'
-import { ApiError, getJson } from './api-client.js'
+import { getJson } from './api-client.js'
 import type {
+  AsnOverview,
   HealthResponse,
-  SnapshotRow,
   SnapshotsResponse,
   SummaryResponse,
   TrendPoint,
   TrendResponse,
 } from './api-types.js'
+import { createAsDirectory } from './as-directory.js'
+import { showAsPanel } from './as-panel.js'
+import { showChips } from './asn-chips.js'
 import { addAsns, MAX_ASNS, parseAsnList } from './asn-list.js'
+import { attachAsnSuggest } from './asn-suggest.js'
+import { breaksOf, breaksShown, breakText } from './data-breaks.js'
 import { download, pngCanvas } from './export-file.js'
-import {
-  dateToSeconds,
-  heldPoints,
-  REFERENCE_LABEL,
-  type ShownData,
-  shownData,
-  toCsv,
-} from './shown-data.js'
+import { el, radios } from './page-elements.js'
+import { type ShownData, shownVersions, toCsv } from './shown-data.js'
 import { statusText } from './status-text.js'
-import { drawTimeChart, followWidth } from './time-chart.js'
-import { formatViewState, type IpVersion, parseViewState, type ViewState } from './view-state.js'
-
-const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
-const el = {
-  status: byId<HTMLParagraphElement>('status'),
-  form: byId<HTMLFormElement>('controls'),
-  chips: byId<HTMLUListElement>('asn-chips'),
-  asnInput: byId<HTMLInputElement>('asn-input'),
-  asnError: byId<HTMLParagraphElement>('asn-error'),
-  start: byId<HTMLInputElement>('start'),
-  end: byId<HTMLInputElement>('end'),
-  rangeReset: byId<HTMLButtonElement>('range-reset'),
-  dateError: byId<HTMLParagraphElement>('date-error'),
-  normalized: byId<HTMLInputElement>('normalized'),
-  trendChart: byId<HTMLDivElement>('trend-chart'),
-  trendNote: byId<HTMLParagraphElement>('trend-note'),
-  snapshotChart: byId<HTMLDivElement>('snapshot-chart'),
-  exportCsv: byId<HTMLButtonElement>('export-csv'),
-  exportPng: byId<HTMLButtonElement>('export-png'),
-}
-const radios = () => [...el.form.querySelectorAll<HTMLInputElement>('input[name="ip_version"]')]
+import { followWidth } from './time-chart.js'
+import { drawSnapshots, drawTrend } from './trend-drawing.js'
+import { fetchTrend } from './trend-fetch.js'
+import {
+  formatViewState,
+  type IpVersion,
+  panelAsn,
+  parseViewState,
+  type ViewState,
+  type ViewVersion,
+  versionsOf,
+} from './view-state.js'
 
 let state: ViewState = parseViewState(location.search)
 let inputMessage = '' // about what was typed (bad tokens, over the limit); cleared by the next change
@@ -53,19 +42,21 @@ let generation = 0 // renders overlap; only the newest may write to the page
 let shown: ShownData | undefined
 let trendPlot: uPlot | undefined
 let snapshotPlot: uPlot | undefined
-let snapshotVersion: IpVersion | undefined
+let snapshotView: ViewVersion | undefined
 let firstRender = true
 followWidth(el.trendChart, () => trendPlot)
 followWidth(el.snapshotChart, () => snapshotPlot)
 
-// Loaded once per page: the status strip and both charts' snapshot dates come from here.
+// Loaded once per page: the status strip, the breaks and both charts' snapshot dates.
 const snapshotsLoad = getJson<SnapshotsResponse>('/api/snapshots')
+const summaryLoad = getJson<SummaryResponse>('/api/summary')
+const directory = createAsDirectory((asn) => getJson<AsnOverview>(`/api/asns/${asn}`))
 void loadStatus()
 
 async function loadStatus(): Promise<void> {
   try {
     const [summary, health, snapshots] = await Promise.all([
-      getJson<SummaryResponse>('/api/summary'),
+      summaryLoad,
       getJson<HealthResponse>('/api/health'),
       snapshotsLoad,
     ])
@@ -89,19 +80,31 @@ window.addEventListener('popstate', () => {
   void render()
 })
 
-el.form.addEventListener('submit', (event) => {
-  event.preventDefault()
-  const { asns, invalid } = parseAsnList(el.asnInput.value)
+/** Adds ASNs (typed or picked), saying what did not fit; `problems` are about the typing. */
+function addToView(asns: string[], problems: string[], panel = state.panel): void {
   const added = addAsns(state.asns, asns)
-  const problems: string[] = []
-  if (invalid.length) problems.push(`Not an ASN: ${invalid.join(', ')}.`)
   if (added.dropped.length) {
     problems.push(`At most ${MAX_ASNS} ASNs; not added: ${added.dropped.join(', ')}.`)
   }
   inputMessage = problems.join(' ')
-  el.asnInput.value = invalid.join(' ')
-  if (added.asns.length !== state.asns.length) update({ ...state, asns: added.asns })
+  const shownPanel = panel !== null && added.asns.includes(panel) ? panel : state.panel
+  if (added.asns.length !== state.asns.length || shownPanel !== state.panel)
+    update({ ...state, asns: added.asns, panel: shownPanel })
   else showAsnMessages()
+}
+
+const suggest = attachAsnSuggest(el.asnInput, el.suggestions, (asn, name) => {
+  directory.remember(asn, name)
+  el.asnInput.value = ''
+  addToView([asn], [], asn)
+})
+
+el.form.addEventListener('submit', (event) => {
+  event.preventDefault()
+  suggest.close()
+  const { asns, invalid } = parseAsnList(el.asnInput.value)
+  el.asnInput.value = invalid.join(' ')
+  addToView(asns, invalid.length ? [`Not an ASN: ${invalid.join(', ')}.`] : [])
 })
 
 el.asnInput.addEventListener('keydown', (event) => {
@@ -112,8 +115,13 @@ el.asnInput.addEventListener('keydown', (event) => {
 })
 
 el.chips.addEventListener('click', (event) => {
-  const asn = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-asn]')?.dataset
-    .asn
+  const target = event.target as HTMLElement
+  const select = target.closest<HTMLButtonElement>('button[data-select]')?.dataset.select
+  if (select !== undefined) {
+    update({ ...state, panel: select })
+    return
+  }
+  const asn = target.closest<HTMLButtonElement>('button[data-asn]')?.dataset.asn
   if (asn === undefined) return
   inputMessage = ''
   update({ ...state, asns: state.asns.filter((a) => a !== asn) })
@@ -121,7 +129,9 @@ el.chips.addEventListener('click', (event) => {
 })
 
 for (const radio of radios()) {
-  radio.addEventListener('change', () => update({ ...state, ipVersion: radio.value as IpVersion }))
+  radio.addEventListener('change', () =>
+    update({ ...state, ipVersion: radio.value as ViewVersion }),
+  )
 }
 const onDate = () => update({ ...state, start: el.start.value || null, end: el.end.value || null })
 el.start.addEventListener('change', onDate)
@@ -140,19 +150,7 @@ el.exportPng.addEventListener('click', () => {
 
 /** Mirrors the state into the controls (after a load or back/forward). */
 function syncControls(): void {
-  el.chips.replaceChildren(
-    ...state.asns.map((asn) => {
-      const item = document.createElement('li')
-      item.dataset.asn = asn
-      const remove = document.createElement('button')
-      remove.type = 'button'
-      remove.dataset.asn = asn
-      remove.textContent = '×'
-      remove.setAttribute('aria-label', `Remove AS${asn}`)
-      item.append(`AS${asn} `, remove)
-      return item
-    }),
-  )
+  showChips(el.chips, state.asns, directory.label, panelAsn(state))
   for (const radio of radios()) radio.checked = radio.value === state.ipVersion
   el.start.value = state.start ?? ''
   el.end.value = state.end ?? ''
@@ -163,9 +161,9 @@ async function render(): Promise<void> {
   const mine = ++generation
   syncControls()
   el.trendChart.dataset.state = 'loading'
-  let snapshots: SnapshotRow[]
+  let snapshots: SnapshotsResponse
   try {
-    snapshots = (await snapshotsLoad)[state.ipVersion] ?? []
+    snapshots = await snapshotsLoad
   } catch (error) {
     if (mine !== generation) return
     el.trendChart.dataset.state = 'error'
@@ -173,23 +171,46 @@ async function render(): Promise<void> {
     return
   }
   const view = state
-  const answers = await Promise.all(view.asns.map((asn) => fetchTrend(asn, view)))
+  const versions = versionsOf(view.ipVersion)
+  const panel = panelAsn(view)
+  if (panel !== panelAsnShown) showAsPanel(el.asPanel, panel, undefined)
+  const [answers, summary, overview] = await Promise.all([
+    Promise.all(versions.flatMap((v) => view.asns.map((asn) => fetchTrend(asn, v, view)))),
+    summaryLoad.catch(() => undefined),
+    panel === undefined ? undefined : directory.overview(panel).catch(() => undefined),
+    // The names for the legends: each ASN's overview, fetched once per page.
+    Promise.all(view.asns.map((asn) => directory.overview(asn).catch(() => undefined))),
+  ])
   if (mine !== generation) return
 
-  const trends: { asn: string; points: TrendPoint[] }[] = []
-  const asnErrors: string[] = []
+  const trends = new Map<IpVersion, { asn: string; points: TrendPoint[] }[]>(
+    versions.map((v) => [v, []]),
+  )
+  const unknown = new Map<string, string[]>()
   const dateErrors = new Set<string>()
   let range: TrendResponse['date_range'] = { start: null, end: null }
   for (const answer of answers) {
     if ('trend' in answer) {
-      trends.push({ asn: answer.asn, points: answer.trend.trend_data })
+      trends.get(answer.version)?.push({ asn: answer.asn, points: answer.trend.trend_data })
       range = answer.trend.date_range
     } else if (answer.error.code === 'asn_not_found' || answer.error.code === 'invalid_asn') {
-      asnErrors.push(`AS${answer.asn}: ${answer.error.message}`)
-      el.chips.querySelector(`li[data-asn="${answer.asn}"]`)?.classList.add('invalid')
+      unknown.set(answer.asn, [...(unknown.get(answer.asn) ?? []), answer.error.message])
     } else {
       dateErrors.add(answer.error.message)
     }
+  }
+  syncControls() // the names are known now
+  // An ASN is unknown when no version drawn has it; in the both view, a version without it
+  // is only an empty line.
+  const asnErrors: string[] = []
+  for (const [asn, messages] of unknown) {
+    if (messages.length < versions.length) {
+      for (const list of trends.values())
+        if (!list.some((t) => t.asn === asn)) list.push({ asn, points: [] })
+      continue
+    }
+    asnErrors.push(`AS${asn}: ${messages[0]}`)
+    el.chips.querySelector(`li[data-asn="${asn}"]`)?.classList.add('invalid')
   }
   apiAsnMessages = asnErrors
   showAsnMessages()
@@ -197,80 +218,59 @@ async function render(): Promise<void> {
   el.start.setAttribute('aria-invalid', String(dateErrors.size > 0))
   el.end.setAttribute('aria-invalid', String(dateErrors.size > 0))
 
-  shown = shownData({ snapshots, range, trends, normalized: view.normalized })
-  drawTrend(shown, view)
+  const input = {
+    range,
+    normalized: view.normalized,
+    legend: directory.label,
+    versions: versions.map((version) => ({
+      version,
+      snapshots: snapshots[version] ?? [],
+      trends: (trends.get(version) ?? []).sort(
+        (a, b) => view.asns.indexOf(a.asn) - view.asns.indexOf(b.asn),
+      ),
+    })),
+  }
+  shown = shownVersions(input)
+  const breaks = breaksShown(breaksOf(summary), versions, shown.dates)
+  trendPlot?.destroy()
+  trendPlot = drawTrend(el.trendChart, shown, view.normalized, breaks)
+  el.trendBreaks.replaceChildren(
+    ...breaks.map((b) =>
+      Object.assign(document.createElement('li'), { textContent: breakText(b) }),
+    ),
+  )
   el.trendNote.textContent = trendNote(trends, view)
-  if (snapshotVersion !== view.ipVersion) drawSnapshots(snapshots, view.ipVersion)
+  showAsPanel(el.asPanel, panel, overview)
+  panelAsnShown = panel
+  if (snapshotView !== view.ipVersion) {
+    snapshotPlot?.destroy()
+    snapshotPlot = drawSnapshots(el.snapshotChart, snapshots, view.ipVersion)
+    snapshotView = view.ipVersion
+  }
   if (firstRender) {
     firstRender = false
     document.documentElement.dataset.firstRenderMs = String(Math.round(performance.now()))
   }
 }
-
-type TrendAnswer = { asn: string; trend: TrendResponse } | { asn: string; error: ApiError }
-
-async function fetchTrend(asn: string, view: ViewState): Promise<TrendAnswer> {
-  const query = new URLSearchParams({ ip_version: view.ipVersion })
-  if (view.start) query.set('start_date', view.start)
-  if (view.end) query.set('end_date', view.end)
-  try {
-    return { asn, trend: await getJson<TrendResponse>(`/api/trends/${asn}?${query}`) }
-  } catch (error) {
-    return {
-      asn,
-      error: error instanceof ApiError ? error : new ApiError(0, 'error', String(error)),
-    }
-  }
-}
-
-function drawTrend(data: ShownData, view: ViewState): void {
-  trendPlot?.destroy()
-  trendPlot = drawTimeChart(el.trendChart, {
-    xs: data.dates.map(dateToSeconds),
-    lines: data.series.map((s) => ({
-      label: s.label,
-      values: s.values,
-      reference: s.label === REFERENCE_LABEL,
-    })),
-    axes: { y: view.normalized ? 'normalized shell index' : 'shell index' },
-    height: chartHeight(),
-  })
-  // The test hook: what the chart holds, not what the API said.
-  el.trendChart.dataset.series = JSON.stringify(data.series.map((s) => s.label))
-  el.trendChart.dataset.points = JSON.stringify(heldPoints(data))
-  el.trendChart.dataset.state = 'ready'
-}
-
-function drawSnapshots(rows: SnapshotRow[], version: IpVersion): void {
-  snapshotPlot?.destroy()
-  snapshotPlot = drawTimeChart(el.snapshotChart, {
-    xs: rows.map((r) => dateToSeconds(r.date)),
-    lines: [
-      { label: 'max shell index (kmax)', values: rows.map((r) => r.max_shell_index) },
-      { label: 'AS count', values: rows.map((r) => r.unique_asns), scale: 'asns' },
-    ],
-    axes: { y: 'max shell index', asns: 'AS count' },
-    height: Math.round(chartHeight() * 0.75),
-  })
-  snapshotVersion = version
-  el.snapshotChart.dataset.points = JSON.stringify(
-    rows.map((r) => [r.date, r.max_shell_index, r.unique_asns]),
-  )
-  el.snapshotChart.dataset.state = 'ready'
-}
+let panelAsnShown: string | undefined
 
 function showAsnMessages(): void {
   el.asnError.textContent = [inputMessage, ...apiAsnMessages].filter(Boolean).join('\n')
   el.asnInput.setAttribute('aria-invalid', String(el.asnError.textContent !== ''))
 }
 
-function trendNote(trends: { asn: string; points: TrendPoint[] }[], view: ViewState): string {
-  if (view.asns.length === 0) return 'Add an ASN above to chart its shell index.'
-  const empty = trends.filter((t) => t.points.length === 0).map((t) => `AS${t.asn}`)
-  return empty.length ? `No ${view.ipVersion} point in this range for ${empty.join(', ')}.` : ''
+function trendNote(
+  trends: Map<IpVersion, { asn: string; points: TrendPoint[] }[]>,
+  view: ViewState,
+): string {
+  if (view.asns.length === 0) return 'Add an ASN or a name above to chart its shell index.'
+  const notes: string[] = []
+  for (const [version, list] of trends) {
+    const empty = list.filter((t) => t.points.length === 0).map((t) => `AS${t.asn}`)
+    if (empty.length) notes.push(`No ${version} point in this range for ${empty.join(', ')}.`)
+  }
+  return notes.join(' ')
 }
-
-const chartHeight = () => (window.innerWidth < 600 ? 260 : 360)
 
 const fileStem = () =>
   `kcore-${state.ipVersion}-${state.asns.join('_') || 'none'}${state.normalized ? '-normalized' : ''}`

@@ -22,6 +22,16 @@ export interface LineSpec {
   reference?: boolean
   /** uPlot scale key; a second key gets its own axis on the right. */
   scale?: string
+  /** Palette index (default: the line's position), so one AS keeps its colour across versions. */
+  colour?: number
+  /** Dash pattern; a dashed reference line gets a dotted one. */
+  dash?: number[]
+}
+
+/** A vertical marked line across the plot (a data break), at `x` seconds. */
+export interface ChartMark {
+  x: number
+  label: string
 }
 
 export interface TimeChartSpec {
@@ -30,6 +40,7 @@ export interface TimeChartSpec {
   /** Axis labels by scale key (default scale: `y`). */
   axes: Record<string, string>
   height: number
+  marks?: ChartMark[]
 }
 
 /**
@@ -48,13 +59,16 @@ export function drawTimeChart(container: HTMLElement, spec: TimeChartSpec): uPlo
       ...spec.lines.map((line, i) => ({
         label: line.label,
         scale: line.scale ?? 'y',
-        stroke: line.reference ? '#6b6b6b' : (PALETTE[i % PALETTE.length] as string),
+        stroke: line.reference
+          ? '#6b6b6b'
+          : (PALETTE[(line.colour ?? i) % PALETTE.length] as string),
         width: line.reference ? 1.5 : 2,
-        dash: line.reference ? [6, 4] : undefined,
+        dash: line.dash ?? (line.reference ? [6, 4] : undefined),
         spanGaps: false,
         points: { show: true, size: 6 },
       })),
     ],
+    hooks: spec.marks?.length ? { draw: [(u) => drawMarks(u, spec.marks ?? [])] } : {},
     axes: [
       {},
       ...scales.map((scale, i) => ({
@@ -68,6 +82,31 @@ export function drawTimeChart(container: HTMLElement, spec: TimeChartSpec): uPlo
   }
   container.replaceChildren()
   return new uPlot(options, [spec.xs, ...spec.lines.map((l) => l.values)], container)
+}
+
+/**
+ * Draws each mark as a dashed red vertical line with its label at the top, on the canvas itself
+ * so a PNG export carries it.
+ */
+function drawMarks(u: uPlot, marks: ChartMark[]): void {
+  const { ctx, bbox } = u
+  ctx.save()
+  ctx.strokeStyle = '#b2182b'
+  ctx.fillStyle = '#b2182b'
+  ctx.lineWidth = Math.max(1, devicePixelRatio)
+  ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio])
+  ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
+  ctx.textBaseline = 'top'
+  for (const mark of marks) {
+    const x = Math.round(u.valToPos(mark.x, 'x', true))
+    if (x < bbox.left || x > bbox.left + bbox.width) continue
+    ctx.beginPath()
+    ctx.moveTo(x, bbox.top)
+    ctx.lineTo(x, bbox.top + bbox.height)
+    ctx.stroke()
+    ctx.fillText(mark.label, x + 3 * devicePixelRatio, bbox.top + 2 * devicePixelRatio)
+  }
+  ctx.restore()
 }
 
 /** Keeps a chart as wide as its container (phone widths included). */

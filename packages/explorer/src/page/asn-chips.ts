@@ -1,0 +1,33 @@
+/**
+ * The chosen ASNs as chips: the label (`AS13335 Cloudflare, Inc.`) is a button that shows the
+ * AS in the panel (pressed: the one shown), × removes it. Names are written as text.
+ */
+export function showChips(
+  list: HTMLUListElement,
+  asns: string[],
+  label: (asn: string) => string,
+  shown: string | undefined,
+): void {
+  list.replaceChildren(
+    ...asns.map((asn) => {
+      const item = document.createElement('li')
+      item.dataset.asn = asn
+      const select = document.createElement('button')
+      select.type = 'button'
+      select.className = 'chip-label'
+      select.dataset.select = asn
+      select.setAttribute('aria-pressed', String(asn === shown))
+      const name = document.createElement('bdi')
+      name.textContent = label(asn)
+      select.append(name)
+      select.title = `${label(asn)}: show in the AS panel`
+      const remove = document.createElement('button')
+      remove.type = 'button'
+      remove.dataset.asn = asn
+      remove.textContent = '×'
+      remove.setAttribute('aria-label', `Remove AS${asn}`)
+      item.append(select, ' ', remove)
+      return item
+    }),
+  )
+}
