@@ -55,7 +55,9 @@ export default defineConfig({
       'packages/db/test/throwaway-databases.global-setup.ts',
     ],
     setupFiles: ['packages/db/test/property-seed.setup.ts'],
-    env: process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS },
+    // Importing the shipped AS-name slice costs seconds per first start; the services tests
+    // start leave it out (seed-names.test.ts asks for it with a config of its own).
+    env: { KCORE_SEED_NAMES: 'false', ...(process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS }) },
     reporters: ['default', new SlowestFiles()],
     testTimeout: 60_000,
     hookTimeout: 120_000,
