@@ -49,7 +49,10 @@ describe.each(testDatabases())('hostile AS names over HTTP on $name', ({ open })
       expect(res.status).toBe(200)
       const text = await res.text()
       // No raw control character (a line break included) ever reaches the JSON text.
-      expect([...text].some((c) => c.charCodeAt(0) < 0x20), name).toBe(false)
+      expect(
+        [...text].some((c) => c.charCodeAt(0) < 0x20),
+        name,
+      ).toBe(false)
       expect(JSON.parse(text).name).toBe(name.trim())
     }
   })
