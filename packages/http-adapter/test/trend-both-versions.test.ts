@@ -78,11 +78,40 @@ describe.each(testDatabases())('trends of both IP versions on $name', ({ open })
     expect(inverted.status).toBe(400)
   })
 
+  it('answers POST /api/trends with both versions, each half the single-version answer', async () => {
+    const post = (json: unknown) => call('/api/trends', { method: 'POST', json })
+    const asns = [v6Only, 701, v4Only, 4294967295, 701]
+    const both = await post({ asns, ip_version: 'both', start_date: '1998-01-01' })
+    const v4 = await post({ asns, start_date: '1998-01-01' })
+    const v6 = await post({ asns, ip_version: 'ipv6', start_date: '1998-01-01' })
+    expect(both.status).toBe(200)
+    expect(both.body).toEqual({
+      asns: v4.body.asns,
+      ip_version: 'both',
+      date_range: { ipv4: v4.body.date_range, ipv6: v6.body.date_range },
+      trend_data: { ipv4: v4.body.trend_data, ipv6: v6.body.trend_data },
+    })
+    expect(both.body.asns).toEqual([v6Only, 701, v4Only, 4294967295])
+    expect(both.body.trend_data.ipv6[String(v4Only)]).toEqual([])
+    expect(both.body.trend_data.ipv4[String(v6Only)]).toEqual([])
+    expect(both.body.trend_data.ipv4['4294967295']).toEqual([])
+    // Asked again, the same bytes (the memo keys the version in).
+    expect((await post({ asns, ip_version: 'both', start_date: '1998-01-01' })).body).toEqual(
+      both.body,
+    )
+    expect(Array.isArray(v4.body.trend_data['701'])).toBe(true)
+    for (const bad of ['BOTH', ['ipv4', 'ipv6'], 4, null])
+      expect((await post({ asns: [701], ip_version: bad })).status).toBe(400)
+  })
+
   it('documents the value in the OpenAPI document', async () => {
     const doc = (await call('/api/openapi.json')).body
     const op = doc.paths['/api/trends/{asn}'].get
     const param = op.parameters.find((p: { name: string }) => p.name === 'ip_version')
     expect(JSON.stringify(param.schema)).toContain('"both"')
     expect(JSON.stringify(op.responses['200'])).toContain('both')
+    const post = doc.paths['/api/trends'].post
+    expect(JSON.stringify(post.requestBody)).toContain('"both"')
+    expect(JSON.stringify(post.responses['200'])).toContain('both')
   })
 })

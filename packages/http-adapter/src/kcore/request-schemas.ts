@@ -93,7 +93,7 @@ export const multiTrendBody = orderedDates(
             .max(MAX_TRENDS_ASNS, `must list at most ${MAX_TRENDS_ASNS} distinct ASNs`),
         )
         .describe(`1..${MAX_TRENDS_ASNS} ASNs; duplicates are removed, first order kept`),
-      ip_version: ipVersionSchema.default('ipv4'),
+      ip_version: trendVersionSchema.default('ipv4'),
       ...dateFields,
     },
     { error: 'the body must be a JSON object with an `asns` array' },

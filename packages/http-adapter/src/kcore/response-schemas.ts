@@ -87,14 +87,21 @@ export const anyTrendSchema = singleTrendSchema.extend({
   ]),
 })
 
-/** `POST /api/trends`. */
+const perAsn = z
+  .record(z.string(), z.array(trendPointSchema))
+  .describe('A key per ASN (as a string); an empty array where there is no point')
+
+/** `POST /api/trends`, with `ip_version: "both"` too (then keyed by version). */
 export const multiTrendSchema = z.object({
   asns: z.array(z.number().int()).describe('ASNs served, duplicates removed'),
-  ip_version: z.enum(['ipv4', 'ipv6']),
-  date_range: dateRange,
-  trend_data: z
-    .record(z.string(), z.array(trendPointSchema))
-    .describe('A key per ASN (as a string); an empty array where there is no point'),
+  ip_version: z.enum(['ipv4', 'ipv6', 'both']),
+  date_range: z.union([dateRange, z.object({ ipv4: dateRange, ipv6: dateRange })]),
+  trend_data: z.union([
+    perAsn,
+    z
+      .object({ ipv4: perAsn, ipv6: perAsn })
+      .describe('`ip_version: "both"`: the per-ASN record of each version'),
+  ]),
 })
 
 const snapshotItem = snapshotRecordSchema

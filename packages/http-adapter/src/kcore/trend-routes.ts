@@ -115,7 +115,9 @@ export function trendRoutes(memo: RevisionMemo | undefined): Route[] {
       method: 'POST',
       path: '/trends',
       summary: 'Shell-index trends of several ASes',
-      description: 'Never 404: unknown ASNs get an empty array.',
+      description:
+        'Never 404: unknown ASNs get an empty array. `ip_version: "both"` answers `date_range` ' +
+        'and `trend_data` keyed by version (`ipv4`, `ipv6`), each half the single-version answer.',
       body: multiTrendBody,
       responses: {
         200: { description: 'A key per ASN', schema: multiTrendSchema },
@@ -126,14 +128,33 @@ export function trendRoutes(memo: RevisionMemo | undefined): Route[] {
         const version = body.ip_version
         const key = `n|${version}|${body.asns.join(',')}|${body.start_date ?? ''}|${body.end_date ?? ''}`
         return memoJson(memo, reader, key, async () => {
-          const view = await reader.trends(version, body.asns, rangeOf(body))
-          const dateRange = usedRange(view.dateRange, body)
-          const trendData: Record<string, readonly TrendPoint[]> = {}
-          for (const asn of body.asns) trendData[String(asn)] = view.trends.get(asn) ?? []
-          const head = { asns: body.asns, ip_version: version, date_range: dateRange }
+          const versions = version === 'both' ? (['ipv4', 'ipv6'] as const) : [version]
+          const halves = await Promise.all(
+            versions.map(async (v) => {
+              const view = await reader.trends(v, body.asns, rangeOf(body))
+              const trendData: Record<string, readonly TrendPoint[]> = {}
+              for (const asn of body.asns) trendData[String(asn)] = view.trends.get(asn) ?? []
+              return { dateRange: usedRange(view.dateRange, body), trendData }
+            }),
+          )
+          const writeData = (out: JsonBytes, data: Record<string, readonly TrendPoint[]>) =>
+            out.record(data, (member, points) => member.points(points))
+          if (version !== 'both') {
+            const [{ dateRange, trendData }] = halves as [(typeof halves)[number]]
+            const head = { asns: body.asns, ip_version: version, date_range: dateRange }
+            return new JsonBytes()
+              .objectWith(head, 'trend_data', (out) => writeData(out, trendData))
+              .bytes()
+          }
+          const [v4, v6] = halves as [(typeof halves)[number], (typeof halves)[number]]
+          const head = {
+            asns: body.asns,
+            ip_version: 'both',
+            date_range: { ipv4: v4.dateRange, ipv6: v6.dateRange },
+          }
           return new JsonBytes()
             .objectWith(head, 'trend_data', (out) =>
-              out.record(trendData, (member, points) => member.points(points)),
+              out.record({ ipv4: v4.trendData, ipv6: v6.trendData }, writeData),
             )
             .bytes()
         })
