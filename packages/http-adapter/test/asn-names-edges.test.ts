@@ -19,6 +19,33 @@ const HOSTILE: [number, string][] = [
 ]
 const csvField = (s: string) => `"${s.replaceAll('"', '""')}"`
 
+/** RFC 4180 records (quoted fields with doubled quotes and line breaks), written independently. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = []
+  let record: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"'
+      i++
+    } else if (c === '"') {
+      quoted = !quoted
+    } else if (!quoted && (c === ',' || c === '\n')) {
+      record.push(field)
+      field = ''
+      if (c === '\n') {
+        records.push(record)
+        record = []
+      }
+    } else {
+      field += c
+    }
+  }
+  return records
+}
+
 describe.each(testDatabases())('hostile AS names over HTTP on $name', ({ open }) => {
   let store: TestStore
   let handler: Handler
@@ -34,6 +61,18 @@ describe.each(testDatabases())('hostile AS names over HTTP on $name', ({ open })
     )
     await writeFile(file, `${rows.join('\r\n')}\r\n`)
     await importAsRegistry(store, [file], { date: '2026-06-17', source: 'hostile.csv' })
+    // A snapshot of the hostile ASes and one the registry does not know (64510).
+    const asns = [...HOSTILE.map(([asn]) => asn), 64510]
+    await store.ingest({
+      ipVersion: 'ipv4',
+      date: '2026-06-01',
+      decomposition: {
+        asns: Uint32Array.from(asns),
+        shells: Uint32Array.from(asns, (_, i) => 1 + (i % 2)),
+        maxShell: 2,
+      },
+      linkCount: asns.length,
+    })
     handler = kcoreHandler(store)
     get = caller(handler)
   })
@@ -55,6 +94,33 @@ describe.each(testDatabases())('hostile AS names over HTTP on $name', ({ open })
       ).toBe(false)
       expect(JSON.parse(text).name).toBe(name.trim())
     }
+  })
+
+  it('exports them exactly with include=names in CSV, NDJSON and JSON', async () => {
+    const shells = (query: string) =>
+      handler(new Request(`http://localhost/api/snapshots/2026-06-01/shells?${query}`))
+    const plain = await (await shells('format=csv')).text()
+    expect(plain.split('\n')[0]).toBe('asn,shell_index,normalized_shell_index')
+    const csv = await (await shells('format=csv&include=names')).text()
+    const rows = parseCsv(csv)
+    expect(rows[0]).toEqual(['asn', 'shell_index', 'normalized_shell_index', 'name'])
+    expect(rows.slice(1).map((r) => [Number(r[0]), r[3]])).toEqual([
+      ...HOSTILE.map(([asn, name]) => [asn, name.trim()]),
+      [64510, ''],
+    ])
+    expect(rows.slice(1).every((r) => r.length === 4)).toBe(true)
+    const ndjson = (await (await shells('format=ndjson&include=names')).text())
+      .trimEnd()
+      .split('\n')
+    expect(ndjson.map((line) => JSON.parse(line).name)).toEqual([
+      ...HOSTILE.map(([, name]) => name.trim()),
+      null,
+    ])
+    const json = JSON.parse(await (await shells('include=names&min_shell=2')).text())
+    expect(json.count).toBe(json.shells.length)
+    for (const row of json.shells)
+      expect(Object.keys(row)).toEqual(['asn', 'shell_index', 'normalized_shell_index', 'name'])
+    expect((await shells('include=name')).status).toBe(400)
   })
 
   it('finds them by name with one character, regex syntax and limit 1, never 500', async () => {

@@ -52,6 +52,8 @@ export function researchRoutes(): Route[] {
       description:
         'Ascending by ASN. `format=json` (default) is `{date, ip_version, max_shell_index, count, shells}`; ' +
         '`ndjson` one `{asn, shell_index, normalized_shell_index}` per line; `csv` with a header row. ' +
+        "`include=names` adds each AS's registry `name` (null, or an empty CSV field, where none; " +
+        'CSV fields quoted as RFC 4180 says). ' +
         'Streamed from keyset pages of 10,000 rows.',
       params: snapshotDateParams,
       query: shellsQuery,
@@ -73,7 +75,9 @@ export function researchRoutes(): Route[] {
           max_shell_index: list.snapshot.max_shell_index,
           count: list.count,
         }
-        return new Response(shellListStream(query.format, head, list.pages), {
+        const names =
+          query.include === 'names' ? (asns: readonly number[]) => reader.asNames(asns) : undefined
+        return new Response(shellListStream(query.format, head, list.pages, names), {
           // A Headers object: the core's headers survive a lightweight Response (measuredResponse).
           headers: new Headers({ 'content-type': SHELL_CONTENT_TYPES[query.format] }),
         })

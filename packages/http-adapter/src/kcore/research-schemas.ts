@@ -30,6 +30,12 @@ export const versionQuery = z.object({ ip_version: ipVersionSchema.default('ipv4
 /** Formats of `GET /api/snapshots/{date}/shells`. */
 export const SHELL_FORMATS = ['json', 'ndjson', 'csv'] as const
 
+/** `include=names`: the AS registry's name beside each ASN of the answer. */
+export const includeNames = z
+  .enum(['names'], { error: 'must be names' })
+  .optional()
+  .describe('`names` adds the AS registry name beside each ASN (null where it has none)')
+
 /** Query of `GET /api/snapshots/{date}/shells`. */
 export const shellsQuery = z.object({
   ip_version: ipVersionSchema.default('ipv4'),
@@ -38,13 +44,8 @@ export const shellsQuery = z.object({
     .default('json')
     .describe('json (default), ndjson or csv'),
   min_shell: countParam('Only ASes with shell_index >= min_shell', 0).optional(),
+  include: includeNames,
 })
-
-/** `include=names`: the AS registry's name beside each ASN of the answer. */
-export const includeNames = z
-  .enum(['names'], { error: 'must be names' })
-  .optional()
-  .describe('`names` adds the AS registry name beside each ASN (null where it has none)')
 
 /** Query of `GET /api/snapshots/{date}/core`: `k` or `top`, not both. */
 export const coreQuery = z
@@ -99,6 +100,7 @@ const shellRow = z.object({
   asn: int(),
   shell_index: int(),
   normalized_shell_index: z.number(),
+  name: z.string().nullable().optional().describe('With include=names'),
 })
 
 /** `GET /api/snapshots/{date}/shells` (JSON). */

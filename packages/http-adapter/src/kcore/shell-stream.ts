@@ -18,16 +18,39 @@ export interface ShellListHead {
   count: number
 }
 
-/** One page as text in the format; `first` says whether a row came before (JSON commas). */
-function pageText(format: ShellFormat, page: ShellPage, first: boolean): string {
+/** The registry names of a page's ASNs (`include=names`). */
+export type PageNames = (asns: readonly number[]) => Promise<ReadonlyMap<number, string>>
+
+/**
+ * A CSV field as RFC 4180 writes it: quoted, inner quotes doubled, when it holds a quote, a
+ * comma or a line break; as it is otherwise. Names are the registry's text, never rewritten
+ * (no formula-guarding prefix: a researcher's pandas or R reads the name exactly).
+ */
+export const csvField = (text: string) =>
+  /["\r\n,]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+
+/**
+ * One page as text in the format; `first` says whether a row came before (JSON commas); `names`
+ * (with `include=names`) adds a `name` member or column, null or empty where the registry has none.
+ */
+function pageText(
+  format: ShellFormat,
+  page: ShellPage,
+  first: boolean,
+  names: ReadonlyMap<number, string> | undefined,
+): string {
   const parts: string[] = []
   for (let i = 0; i < page.asns.length; i++) {
     const asn = page.asns[i]!
     const shell = page.shells[i]!
     const normalized = normalizedShell(shell, page.maxShell)
-    if (format === 'csv') parts.push(`${asn},${shell},${normalized}\n`)
-    else {
-      const row = `{"asn":${asn},"shell_index":${shell},"normalized_shell_index":${normalized}}`
+    const name = names ? (names.get(asn) ?? null) : undefined
+    if (format === 'csv') {
+      const tail = name === undefined ? '' : `,${name === null ? '' : csvField(name)}`
+      parts.push(`${asn},${shell},${normalized}${tail}\n`)
+    } else {
+      const tail = name === undefined ? '' : `,"name":${JSON.stringify(name)}`
+      const row = `{"asn":${asn},"shell_index":${shell},"normalized_shell_index":${normalized}${tail}}`
       parts.push(format === 'ndjson' ? `${row}\n` : first && i === 0 ? row : `,${row}`)
     }
   }
@@ -38,12 +61,14 @@ function pageText(format: ShellFormat, page: ShellPage, first: boolean): string 
  * A byte stream of a snapshot's shell list, pulled page by page: the next page is only queried
  * when the client has read the previous one (backpressure), so the server holds one page at a
  * time whatever the snapshot size. Cancelling the body (the client went away) closes the page
- * generator, which holds no connection between pages.
+ * generator, which holds no connection between pages. With `names`, each page's names are read
+ * beside it (one query per page of 10,000).
  */
 export function shellListStream(
   format: ShellFormat,
   head: ShellListHead,
   pages: AsyncGenerator<ShellPage>,
+  names?: PageNames,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let first = true
@@ -51,7 +76,9 @@ export function shellListStream(
     {
       start(controller) {
         if (format === 'csv')
-          controller.enqueue(encoder.encode('asn,shell_index,normalized_shell_index\n'))
+          controller.enqueue(
+            encoder.encode(`asn,shell_index,normalized_shell_index${names ? ',name' : ''}\n`),
+          )
         if (format === 'json') {
           const { date, ip_version, max_shell_index, count } = head
           const prefix = JSON.stringify({ date, ip_version, max_shell_index, count })
@@ -65,8 +92,10 @@ export function shellListStream(
           controller.close()
           return
         }
-        controller.enqueue(encoder.encode(pageText(format, next.value, first)))
-        if (next.value.asns.length > 0) first = false
+        const page = next.value
+        const named = names ? await names(Array.from(page.asns)) : undefined
+        controller.enqueue(encoder.encode(pageText(format, page, first, named)))
+        if (page.asns.length > 0) first = false
       },
       async cancel() {
         await pages.return(undefined)
