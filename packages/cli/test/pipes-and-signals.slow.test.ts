@@ -61,7 +61,7 @@ describe('kcore export | head', () => {
       ],
       {
         // Without DATABASE_URL (CI sets it): the export reads the data directory just written.
-        env: { ...withoutDatabaseUrl(), ...env, KCORE_RUN_SOURCE: '1' },
+        env: { ...withoutDatabaseUrl(), ...env },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     )
