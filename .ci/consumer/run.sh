@@ -16,11 +16,11 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d)"
-db=""
+dbs=()
 cleanup() {
-  if [ -n "$db" ]; then
+  for db in "${dbs[@]}"; do
     psql "$DATABASE_URL" -qc "drop database if exists \"$db\" with (force)" >/dev/null || true
-  fi
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -61,45 +61,69 @@ npm install --prefer-offline "$work"/packs/*.tgz \
 # Packages whose engines this Node is outside of (Node 20: ical-generator and so ours, >=22).
 echo "npm: $(grep -c 'EBADENGINE Unsupported' npm-install.log || true) EBADENGINE warnings on $(node --version)"
 
-step "type-check: node16, bundler, nodenext (emits out/)"
-for mode in node16 bundler nodenext; do
-  npx tsc -p "tsconfig.$mode.json"
-  echo "ok $mode"
-done
+# Jobs run side by side (each tsc, each Node's run: they use one core each and wait on disk and
+# the database in turns); each one's output is printed whole once it is done, in order.
+parallel() {
+  local names=("$@") pids=() failed=0
+  for name in "${names[@]}"; do
+    "job_$name" >"$work/job-$name.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!names[@]}"; do
+    if wait "${pids[$i]}"; then
+      cat "$work/job-${names[$i]}.log"
+      echo "ok ${names[$i]}"
+    else
+      cat "$work/job-${names[$i]}.log"
+      echo "FAILED ${names[$i]}"
+      failed=1
+    fi
+  done
+  return $failed
+}
 
+step "type-check: node16, bundler, nodenext (emits out/), side by side"
+job_node16() { npx tsc -p tsconfig.node16.json; }
+job_bundler() { npx tsc -p tsconfig.bundler.json; }
+job_nodenext() { npx tsc -p tsconfig.nodenext.json; }
+parallel node16 bundler nodenext
+
+# One Node's run; on PostgreSQL in a throwaway database of its own.
 run_all() {
-  local node="$1"
+  local node="$1" db="$2"
+  "$node" --version
   "$node" out/engine.js
   "$node" out/handler.js
   DATABASE_URL= "$node" out/store.js
-  if [ -n "${DATABASE_URL:-}" ]; then
-    DATABASE_URL="$pg_url" "$node" out/store.js
+  if [ -n "$db" ]; then
+    psql "$DATABASE_URL" -qc "create database \"$db\""
+    DATABASE_URL="${DATABASE_URL%/*}/$db" "$node" out/store.js
   fi
   "$node" node_modules/@kcore/cli/bin/kcore.js --version
 }
 
-if [ -n "${DATABASE_URL:-}" ]; then
-  db="kcore_consumer_$(date +%s)_$$"
-  psql "$DATABASE_URL" -qc "create database \"$db\""
-  pg_url="${DATABASE_URL%/*}/$db"
-fi
-
-step "run on $(node --version) (this machine)"
-run_all node
-
-for version in ${KCORE_CONSUMER_NODES-22 24}; do
-  step "run on node@$version (npm package)"
-  # The node@N package installs the binary; one cached install per major.
-  prefix="$work/node-$version"
-  npm install --prefer-offline --prefix "$prefix" "node@$version" >"$prefix.log" 2>&1 || {
+# The node@N package installs the binary; one cached install per major.
+install_node() {
+  local prefix="$work/node-$1"
+  npm install --prefer-offline --prefix "$prefix" "node@$1" >"$prefix.log" 2>&1 || {
     cat "$prefix.log"
-    exit 1
+    return 1
   }
-  "$prefix/node_modules/.bin/node" --version
-  if [ -n "${DATABASE_URL:-}" ]; then
-    psql "$DATABASE_URL" -qc "drop database \"$db\" with (force)" -c "create database \"$db\""
-  fi
-  run_all "$prefix/node_modules/.bin/node"
+}
+
+versions=(${KCORE_CONSUMER_NODES-22 24})
+step "run on $(node --version) (this machine) and on node@${versions[*]:-(none)} (npm packages), side by side"
+stamp="$(date +%s)_$$"
+db_for() { if [ -n "${DATABASE_URL:-}" ]; then echo "kcore_consumer_${stamp}_$1"; fi; }
+job_this() { run_all node "$(db_for this)"; }
+jobs=(this)
+for version in "${versions[@]}"; do
+  eval "job_node$version() { install_node $version && run_all \"$work/node-$version/node_modules/.bin/node\" \"\$(db_for $version)\"; }"
+  jobs+=("node$version")
 done
+if [ -n "${DATABASE_URL:-}" ]; then
+  for job in "${jobs[@]}"; do dbs+=("$(db_for "${job#node}")"); done
+fi
+parallel "${jobs[@]}"
 
 step "consumer check passed"
