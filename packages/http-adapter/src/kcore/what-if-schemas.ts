@@ -54,7 +54,12 @@ function boundedLinks<T extends z.ZodType<ChangeFields>>(schema: T) {
   })
 }
 
-const bodyError = { error: 'the body must be a JSON object of the documented keys only' }
+const bodyError = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys'
+      ? `unknown key(s) ${(issue.keys ?? []).join(', ')}: the body takes the documented keys only`
+      : 'the body must be a JSON object',
+}
 
 /**
  * Body of `POST /api/what-if`. Unknown keys are refused: a misspelt `remove_asn` would
