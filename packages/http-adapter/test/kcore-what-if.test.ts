@@ -245,6 +245,8 @@ describe.each(testDatabases())('what-if over HTTP on $name', ({ open }) => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/)
       expect(res.body).toMatchObject({ status: 400, error: expect.any(String) })
     }
+    const typo = await post({ date: FIXTURE_DATE, remove_asn: [174] })
+    expect(typo.body.message).toContain('remove_asn')
     const notJson = await call('/api/what-if', {
       method: 'POST',
       body: '{"date":',
@@ -317,6 +319,15 @@ describe.each(testDatabases())('what-if over HTTP on $name', ({ open }) => {
       .split('\n')
       .map((text) => JSON.parse(text).date)
     expect(dates).toEqual(['1999-02-01', '2000-01-01'])
+  })
+
+  it('streams no line for a range or version with no snapshot', async () => {
+    for (const body of [{ ip_version: 'ipv6' }, { from: '2030-01-01' }]) {
+      const res = await call('/api/what-if/history', { method: 'POST', json: body })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/)
+      expect(res.body).toBeUndefined()
+    }
   })
 
   it('refuses a bad history body with a 400 before streaming', async () => {

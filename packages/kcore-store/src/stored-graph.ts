@@ -83,25 +83,13 @@ export async function loadSnapshotGraph(
   db: Kysely<KcoreSchema>,
   ipVersion: IpVersion,
   date: string,
-): Promise<SnapshotGraph & { byteLength: number }> {
+): Promise<SnapshotGraph> {
   assertIpVersion(ipVersion)
   assertCalendarDate(date, 'snapshot date')
   const found = await readSnapshotGraph(db, ipVersion, date)
   if (found === undefined) throw new SnapshotNotFoundError(ipVersion, date)
   if (found === 'links_not_stored') throw new SnapshotLinksNotStoredError(ipVersion, date)
-  return { ...found, byteLength: graphBytes(found) }
-}
-
-/** Memory a {@link SnapshotGraph} holds (its typed arrays), for a memo's bound. */
-export function graphBytes({ graph, decomposition }: SnapshotGraph): number {
-  return (
-    graph.asns.byteLength +
-    graph.offsets.byteLength +
-    graph.neighbors.byteLength +
-    decomposition.asns.byteLength +
-    decomposition.shells.byteLength +
-    1024
-  )
+  return found
 }
 
 /**
