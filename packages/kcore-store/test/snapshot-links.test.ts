@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { copyFile, mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { testDatabases } from '@kcore/db/testing'
-import { type AsGraph, coreDecomposition, parseAsRel } from '@kcore/engine'
+import { type AsGraph, coreDecomposition, createProvider, parseAsRel } from '@kcore/engine'
 import { Migrator, sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -8,6 +10,7 @@ import {
   ingestFile,
   SnapshotLinksNotStoredError,
   SnapshotNotFoundError,
+  syncFromProvider,
 } from '../src/index.js'
 import {
   KCORE_MIGRATION_LOCK_TABLE,
@@ -21,6 +24,7 @@ import {
   FIXTURE,
   openStore,
   type TestStore,
+  tempDir,
 } from './helpers.js'
 
 const FILE_1998 = `${CAIDA_DIR}19980101.as-rel.txt.bz2`
@@ -77,6 +81,21 @@ describe.each(testDatabases())('snapshot links on $name', ({ open }) => {
     const [row] = await linkRows(store, '1998-01-01')
     expect(row!.format_version).toBe(1)
     expect(row!.bytes).toBeGreaterThan(0)
+  })
+
+  it('stores the links of what a provider sync stores too', async () => {
+    const dir = await tempDir('kcore-links-mirror-')
+    try {
+      await mkdir(join(dir.path, 'serial-1'))
+      await copyFile(FILE_1999, join(dir.path, 'serial-1', '19990201.as-rel.txt.bz2'))
+      const provider = createProvider({ baseUrl: `${pathToFileURL(dir.path).href}/` })
+      const result = await syncFromProvider({ store, provider, ipVersions: ['ipv4'] })
+      expect(result.ipv4?.added).toEqual(['1999-02-01'])
+      const { graph } = await (await store.reader()).snapshotGraph('ipv4', '1999-02-01')
+      expect(shape(graph)).toEqual(shape(await parsed(FILE_1999)))
+    } finally {
+      await dir.remove()
+    }
   })
 
   it('replaces the links with their snapshot, and deletes them when a replacement has none', async () => {
