@@ -160,19 +160,31 @@ export function whatIfRoutes(): Route[] {
         }
         // The first snapshot is read before the answer starts: a failing database is a 5xx,
         // not a 200 cut short.
-        let next: IteratorResult<SnapshotGraphEntry> | undefined = await entries.next()
+        let next: IteratorResult<SnapshotGraphEntry> | undefined
+        try {
+          next = await entries.next()
+        } catch (error) {
+          await done()
+          throw error
+        }
         const encoder = new TextEncoder()
         const stream = new ReadableStream<Uint8Array>(
           {
             async pull(controller) {
-              const current = next ?? (await entries.next())
-              next = undefined
-              if (current.done) {
+              try {
+                const current = next ?? (await entries.next())
+                next = undefined
+                if (current.done) {
+                  await done()
+                  controller.close()
+                  return
+                }
+                controller.enqueue(encoder.encode(`${historyLine(current.value, change)}\n`))
+              } catch (error) {
+                // an abort or a failing read: the stream ends in error, the reads are released
                 await done()
-                controller.close()
-                return
+                throw error
               }
-              controller.enqueue(encoder.encode(`${historyLine(current.value, change)}\n`))
             },
             async cancel(reason) {
               stop.abort(reason)
