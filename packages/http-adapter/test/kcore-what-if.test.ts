@@ -321,6 +321,36 @@ describe.each(testDatabases())('what-if over HTTP on $name', ({ open }) => {
     expect(dates).toEqual(['1999-02-01', '2000-01-01'])
   })
 
+  it('answers the snapshots stored when the stream began: one replaced meanwhile says so', async () => {
+    const response = await handler(
+      new Request('http://localhost/api/what-if/history', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ from: '1998-01-01', to: '2001-01-01', remove_asns: [701] }),
+      }),
+    )
+    const read = lines(response.body!)
+    const first = await read.next()
+    expect(first.value).toMatchObject({ date: '1998-01-01', max_shell: expect.any(Number) })
+    // 2001-01-01 is re-ingested (another file) before its turn comes
+    await ingestFile(store, caidaFile('20000101'), { date: '2001-01-01', allowImplausible: true })
+    const rest = []
+    for await (const line of read) rest.push(line)
+    expect(rest.map((line) => [line.date, line.error ?? null])).toEqual([
+      ['1999-02-01', null],
+      ['2000-01-01', null],
+      ['2001-01-01', 'snapshot_replaced'],
+    ])
+    // the next question sees the new content
+    await ingestFile(store, caidaFile('20010101'))
+    const again = await call('/api/what-if/history', {
+      method: 'POST',
+      json: { from: '2001-01-01', to: '2001-01-01', remove_asns: [701] },
+    })
+    expect(again.body).toMatchObject({ date: '2001-01-01', max_shell: expect.any(Number) })
+    expect(again.body.error).toBeUndefined()
+  })
+
   it('streams no line for a range or version with no snapshot', async () => {
     for (const body of [{ ip_version: 'ipv6' }, { from: '2030-01-01' }]) {
       const res = await call('/api/what-if/history', { method: 'POST', json: body })
