@@ -308,6 +308,8 @@ describe.each(testDatabases())('k-core read endpoints on $name', ({ open }) => {
       '/api/summary',
       '/api/trends',
       '/api/trends/{asn}',
+      '/api/what-if',
+      '/api/what-if/history',
     ])
     const single = doc.paths['/api/trends/{asn}'].get
     expect(single.parameters.map((p: { name: string }) => p.name).sort()).toEqual([

@@ -58,3 +58,23 @@ export class KcoreConfigError extends KcoreStoreError {
     this.name = 'KcoreConfigError'
   }
 }
+
+/**
+ * The snapshot is stored but its graph's links are not: it was stored before migration 0010
+ * (or in a links format this version does not read). Ingesting it again stores them (API: 409
+ * `snapshot_links_not_stored`).
+ */
+export class SnapshotLinksNotStoredError extends KcoreStoreError {
+  readonly ipVersion: IpVersion
+  readonly date: string
+  constructor(ipVersion: IpVersion, date: string) {
+    super(
+      'snapshot_links_not_stored',
+      `the links of the ${ipVersion} snapshot of ${date} are not stored (it was stored before ` +
+        'they were); ingest it again to store them',
+    )
+    this.name = 'SnapshotLinksNotStoredError'
+    this.ipVersion = ipVersion
+    this.date = date
+  }
+}

@@ -29,6 +29,7 @@ export {
   InvalidQueryError,
   KcoreConfigError,
   KcoreStoreError,
+  SnapshotLinksNotStoredError,
   SnapshotNotFoundError,
 } from './errors.js'
 export type { IngestFileResult } from './ingest-file.js'
@@ -53,6 +54,8 @@ export type {
   ShellListOptions,
   ShellPage,
   ShellRow,
+  SnapshotGraph,
+  SnapshotGraphEntry,
   SnapshotInfo,
   TrendPoint,
   TrendView,

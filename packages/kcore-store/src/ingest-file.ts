@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { decomposeInWorker, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
+import { decomposeToLinksInWorker, type IpVersion, parseSnapshotFileName } from '@kcore/engine'
 import { assertCalendarDate } from './calendar-date.js'
 import type { KcoreStore } from './kcore-store-interface.js'
 import type { NewSnapshot } from './kcore-store-types.js'
@@ -54,15 +54,18 @@ export async function ingestFile(
   assertCalendarDate(date, 'snapshot date')
   const [bytes, stats] = await Promise.all([readFile(path), stat(path)])
   // in a worker thread, like a refresh: a host's event loop keeps answering
-  const { graph, decomposition } = await decomposeInWorker(new Uint8Array(bytes), {
-    maxDecompressedBytes: options.maxDecompressedBytes,
-  })
+  // The links come encoded from the worker: the request thread never holds the whole graph.
+  const { decomposition, links, linkCount, metadata } = await decomposeToLinksInWorker(
+    new Uint8Array(bytes),
+    { maxDecompressedBytes: options.maxDecompressedBytes },
+  )
   const snapshot: NewSnapshot = {
     ipVersion,
     date,
     decomposition,
-    linkCount: graph.linkCount,
-    metadata: graph.metadata,
+    linkCount,
+    metadata,
+    links,
     source: fileName,
     provenance: {
       sha256: createHash('sha256').update(bytes).digest('hex'),

@@ -17,6 +17,7 @@ import {
   fromBase64,
   unionAsns,
 } from './shell-blobs.js'
+import { assertGraphLinks, writeSnapshotLinks } from './snapshot-links.js'
 import { enqueueSnapshotWebhook } from './snapshot-webhook.js'
 import { assertIpVersion } from './validate.js'
 
@@ -25,7 +26,8 @@ import { assertIpVersion } from './validate.js'
  *
  * The shell indices go in as ONE row of two blobs (`shell-blobs.ts`) and the ASNs' fence: three
  * parameters whatever the size and no index entry per AS, the same SQL on PostgreSQL and PGlite. The version's
- * known-ASN blob is merged in the same transaction.
+ * known-ASN blob is merged in the same transaction, and the graph's links (`snapshot.links`)
+ * are written or, when not given, a replaced snapshot's are deleted (`snapshot-links.ts`).
  */
 export async function ingestSnapshot(
   db: Kysely<KcoreSchema>,
@@ -53,6 +55,7 @@ export async function ingestSnapshot(
       `decomposition.maxShell is ${decomposition.maxShell} but its largest shell index is ${maxShell}`,
     )
 
+  if (snapshot.links) assertGraphLinks(snapshot.links)
   const blobs = encodeShells(asns, shells)
   // In ASN order a repeated ASN sits next to itself.
   const sorted = decodeAsns(blobs.asns)
@@ -120,6 +123,7 @@ export async function ingestSnapshot(
         }),
       )
       .execute()
+    await writeSnapshotLinks(trx, ipVersion, date, snapshot.links)
     const replaced = old ? decodeAsns(fromBase64(old.asns)) : undefined
     await updateKnownAsns(trx, ipVersion, date, sorted, replaced)
     // In this transaction: the message commits with the snapshot, or neither does.

@@ -15,6 +15,8 @@ import type {
   ShellListOptions,
   ShellPage,
   ShellRow,
+  SnapshotGraph,
+  SnapshotGraphEntry,
   SnapshotInfo,
   TrendView,
   VersionSummary,
@@ -34,6 +36,11 @@ export interface KcoreStoreOptions {
    * 32 MiB); `false` keeps none (every research read decodes its snapshot).
    */
   memoBytes?: number | false
+  /**
+   * Decoded snapshot graphs ({@link KcoreReader.snapshotGraph}) kept for the next reads of the
+   * same revision (default 2; ~5 MB each for a 2024 snapshot); 0 keeps none.
+   */
+  graphMemoEntries?: number
 }
 
 /**
@@ -143,4 +150,25 @@ export interface KcoreReader {
   searchAses(query: string, options?: { limit?: number }): Promise<AsMatch[]>
   /** The registry's names of `asns` (those it has). */
   asNames(asns: readonly number[]): Promise<Map<number, string>>
+
+  // What-if reads: a snapshot's graph (its links, stored since migration 0010).
+
+  /**
+   * A stored snapshot's graph decoded, with its record and stored shell indices, all from one
+   * committed state; the reads of one revision share it (a few are kept, see
+   * `graphMemoEntries`). {@link SnapshotNotFoundError} when the date is not stored,
+   * {@link SnapshotLinksNotStoredError} when its links are not (stored before 0010).
+   */
+  snapshotGraph(ipVersion: IpVersion, date: string): Promise<SnapshotGraph>
+  /**
+   * The graphs of the version's snapshots within `range` (inclusive), oldest first, decoded one
+   * at a time as they are asked for, from the set stored when the first is asked for (one
+   * replaced meanwhile is reported `replaced`, one without links `links_not_stored`). No
+   * connection is held between them; stopping early (`break`, `signal`) costs nothing.
+   */
+  snapshotGraphs(
+    ipVersion: IpVersion,
+    range?: DateRange,
+    options?: { signal?: AbortSignal },
+  ): AsyncGenerator<SnapshotGraphEntry>
 }

@@ -1,4 +1,4 @@
-import type { CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
+import type { AsGraph, CoreDecomposition, IpVersion, SnapshotMetadata } from '@kcore/engine'
 
 /**
  * One point of an AS's trend: its shell index in one snapshot. Points from the read model are
@@ -60,6 +60,12 @@ export interface NewSnapshot {
   linkCount: number
   /** Clique and IXP lines of the file, kept as JSON. */
   metadata?: SnapshotMetadata
+  /**
+   * The graph's links as `encodeGraphLinks` wrote them (`DecomposedLinks.links`), stored for
+   * what-if reads ({@link KcoreReader.snapshotGraph}). Without them, a replaced snapshot's
+   * stored links are deleted with it (they are another graph's).
+   */
+  links?: Uint8Array
   /** Where it came from, usually the CAIDA file name. */
   source?: string
   /** Where and what the file was; omitted fields are stored as `null`. */
@@ -224,3 +230,25 @@ export interface AsnOverview {
   /** Which registry said so: its source and date; null when none is imported. */
   registry: { source: string; date: string } | null
 }
+
+/**
+ * A stored snapshot's graph, decoded ({@link KcoreReader.snapshotGraph}): record, graph and
+ * shell indices from one committed state. Shared by the reads that get it: never modified.
+ */
+export interface SnapshotGraph {
+  snapshot: SnapshotInfo
+  /** The stamp of the snapshot's content: changes with every (re-)ingest of its date. */
+  stamp: string
+  graph: AsGraph
+  /** The stored shell indices, indexed as `graph.asns` (what `whatIf` takes as `before`). */
+  decomposition: CoreDecomposition
+}
+
+/**
+ * One snapshot of {@link KcoreReader.snapshotGraphs}: its graph, or why there is none: its
+ * links are not stored (`links_not_stored`), or it was replaced or removed after the dates were
+ * listed (`replaced`: the listed content is gone).
+ */
+export type SnapshotGraphEntry =
+  | ({ date: string; status: 'ok' } & SnapshotGraph)
+  | { date: string; status: 'links_not_stored' | 'replaced'; snapshot: SnapshotInfo }

@@ -19,6 +19,7 @@ import { querySnapshot, querySnapshots, queryStoredDates } from './query-snapsho
 import { querySnapshotCount, querySummary } from './query-summary.js'
 import { KCORE_REVISION_CHANNEL, queryKcoreRevision } from './revision.js'
 import type { KcoreSchema } from './schema.js'
+import { loadSnapshotGraph, loadSnapshotGraphs } from './stored-graph.js'
 import { loadSnapshotShells, type ShellSource } from './stored-shells.js'
 import { createTrendReads } from './trend-reads.js'
 
@@ -42,6 +43,10 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   // Decoded snapshots, filed under the revision they were read at: the research reads of one
   // snapshot share one read of its blobs.
   const decoded = memoBytes === false ? undefined : createRevisionMemo({ maxBytes: memoBytes })
+  // Decoded graphs, bounded by count (each entry weighs 1): repeated what-if questions on one
+  // date decode it once per revision, and a re-ingest (a new revision) drops them.
+  const graphEntries = options.graphMemoEntries ?? 2
+  const graphs = graphEntries > 0 ? createRevisionMemo({ maxBytes: graphEntries }) : undefined
 
   function readerAt(revision: string): KcoreReader {
     const load: ShellSource = (ipVersion, date) =>
@@ -78,6 +83,16 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
       asRegistry: () => queryAsRegistryInfo(db),
       searchAses: (query, options) => searchAsRegistry(db, query, options?.limit),
       asNames: (asns) => queryAsNames(db, asns),
+      snapshotGraph: async (ipVersion, date) => {
+        if (!graphs) return loadSnapshotGraph(db, ipVersion, date)
+        const entry = await graphs.get(revision, `${ipVersion}:${date}`, async () => ({
+          value: await loadSnapshotGraph(db, ipVersion, date),
+          byteLength: 1,
+        }))
+        return entry.value
+      },
+      snapshotGraphs: (ipVersion, range, options) =>
+        loadSnapshotGraphs(db, ipVersion, range, options?.signal),
     }
   }
 

@@ -8,6 +8,7 @@ import { asnFences } from './migrations/0006-asn-fences.js'
 import { trendIndex } from './migrations/0007-trend-index.js'
 import { dropTrendIndex } from './migrations/0008-drop-trend-index.js'
 import { asRegistry } from './migrations/0009-as-registry.js'
+import { snapshotLinks } from './migrations/0010-snapshot-links.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const KCORE_MIGRATION_TABLE = 'kcore_migration'
@@ -27,6 +28,7 @@ export const kcoreMigrations: Record<string, Migration> = {
   '0007_trend_index': trendIndex,
   '0008_drop_trend_index': dropTrendIndex,
   '0009_as_registry': asRegistry,
+  '0010_snapshot_links': snapshotLinks,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

@@ -35,6 +35,18 @@ export interface SnapshotShellsTable {
   fence: ColumnType<never, RawBuilder<unknown>, RawBuilder<unknown>>
 }
 
+/**
+ * One row per snapshot ingested since migration 0010: its graph's links as
+ * `encodeGraphLinks` wrote them (`format_version`: its `GRAPH_LINKS_VERSION`), written in the
+ * transaction that writes its {@link SnapshotTable} row.
+ */
+export interface SnapshotLinksTable {
+  ip_version: IpVersion
+  snapshot_date: string
+  format_version: number
+  links: Uint8Array
+}
+
 /** Every ASN seen in any stored snapshot of one version, as one ascending uint32 blob. */
 export interface KnownAsnsTable {
   ip_version: IpVersion
@@ -74,6 +86,7 @@ export type KcoreSchema = {
   kcore_revision: RevisionTable
   kcore_snapshot: SnapshotTable
   kcore_snapshot_shells: SnapshotShellsTable
+  kcore_snapshot_links: SnapshotLinksTable
   kcore_known_asns: KnownAsnsTable
   kcore_as_registry: AsRegistryTable
   kcore_as_entry: AsEntryTable

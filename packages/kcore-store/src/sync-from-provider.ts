@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import {
-  decomposeInWorker,
+  decomposeToLinksInWorker,
   type IpVersion,
   type SnapshotProvider,
   type SnapshotRef,
@@ -232,7 +232,8 @@ async function prepareSnapshot(
     ? await provider.download(ref, opts)
     : { stream: await provider.open(ref, opts), lastModified: null }
   const bytes = new Uint8Array(await new Response(download.stream).arrayBuffer())
-  const { graph, decomposition } = await decomposeInWorker(bytes, {
+  // The links come encoded from the worker (stored for what-if reads), not the whole graph.
+  const { decomposition, links, linkCount, metadata } = await decomposeToLinksInWorker(bytes, {
     signal,
     maxDecompressedBytes: options.maxDecompressedBytes,
   })
@@ -240,8 +241,9 @@ async function prepareSnapshot(
     ipVersion,
     date: ref.date,
     decomposition,
-    linkCount: graph.linkCount,
-    metadata: graph.metadata,
+    linkCount,
+    metadata,
+    links,
     source: ref.fileName,
     provenance: {
       sourceUrl: ref.url,

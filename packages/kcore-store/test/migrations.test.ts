@@ -23,6 +23,7 @@ const RELEASED = [
   '0007_trend_index',
   '0008_drop_trend_index',
   '0009_as_registry',
+  '0010_snapshot_links',
 ]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
@@ -55,7 +56,7 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     const database = await open()
     try {
       await createKcoreStore(database).migrate()
-      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0010'))
     } finally {
       await database.close()
     }
@@ -78,9 +79,26 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
       expect(down.error).toBeUndefined()
       expect(await schemaOf(database.db)).toEqual(await schemaFixture('0007'))
       await createKcoreStore(database).migrate()
-      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0010'))
       const after = await (await createKcoreStore(database).reader()).trends('ipv4', [3356, 174])
       expect(after).toEqual(before)
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('drops the links table going down from 0010, to the schema 0009 built', async () => {
+    const database = await open()
+    try {
+      await createKcoreStore(database).migrate()
+      const migrator = new Migrator({
+        db: database.db,
+        provider: kcoreMigrationProvider,
+        migrationTableName: KCORE_MIGRATION_TABLE,
+        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
+      })
+      expect((await migrator.migrateTo('0009_as_registry')).error).toBeUndefined()
+      expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
     } finally {
       await database.close()
     }

@@ -14,10 +14,11 @@ import { researchRoutes } from './research-routes.js'
 import { statusRoutes } from './status-routes.js'
 import { storeErrorToHttp } from './store-error-status.js'
 import { trendRoutes } from './trend-routes.js'
+import { whatIfRoutes } from './what-if-routes.js'
 
 /**
  * The k-core trends API under `/api` (see `shared/spec/kcore-api.md`): health, summary,
- * trends, snapshots, refresh, scheduler status and `GET /api/openapi.json`. Mount it with
+ * trends, snapshots, research, what-if, refresh, scheduler status and `GET /api/openapi.json`. Mount it with
  * `createHandler({ kcore: options })`. It maps requests to the store and starts nothing: no
  * timer, no fetch before a refresh is asked for. The update scheduler, if any, is the host's
  * (`options.scheduler`; `@kcore/service` builds and closes it).
@@ -43,6 +44,7 @@ export function createKcoreApi(options: KcoreApiOptions): Api {
     ...statusRoutes(ctx),
     ...trendRoutes(trendMemo(options.trendMemoBytes)),
     ...researchRoutes(),
+    ...whatIfRoutes(),
     ...asnRoutes(),
     ...refreshRoutes(ctx),
     // Admin only: with no admin token, anyone could read the subscriptions, so none are served.

@@ -3,6 +3,7 @@ import {
   InvalidQueryError,
   KcoreStoreError,
   RefreshInProgressError,
+  SnapshotLinksNotStoredError,
   SnapshotNotFoundError,
 } from '@kcore/store'
 import { HttpError } from '../http-error.js'
@@ -13,6 +14,7 @@ const STATUS: [new (...args: never[]) => KcoreStoreError, number, string][] = [
   [AsnNotFoundError, 404, 'asn_not_found'],
   [InvalidQueryError, 400, 'invalid_parameter'],
   [RefreshInProgressError, 409, 'refresh_in_progress'],
+  [SnapshotLinksNotStoredError, 409, 'snapshot_links_not_stored'],
 ]
 
 /**

@@ -5,7 +5,7 @@ import { decodeShells, FENCE_STRIDE } from '../shell-blobs.js'
 
 /** Empties every k-core table (between tests sharing one database). */
 export async function clearKcoreTables(database: Database): Promise<void> {
-  await sql`truncate kcore_snapshot, kcore_snapshot_shells, kcore_known_asns, kcore_as_entry,
+  await sql`truncate kcore_snapshot, kcore_snapshot_shells, kcore_snapshot_links, kcore_known_asns, kcore_as_entry,
     kcore_as_registry`.execute(database.db)
   // Removing data is a change: readers keyed on the revision must not serve the old rows.
   await sql`update kcore_revision set revision = revision + 1`.execute(database.db)
