@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import { CalNotFoundError } from './errors.js'
+import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { EVENT_COLUMNS, type EventRow } from './event-rows.js'
-import { firstKey, seriesRecurrence } from './occurrence-read.js'
+import { deletedOccurrence, firstKey, seriesRecurrence } from './occurrence-read.js'
 import { occurrenceId } from './series-ids.js'
 import type { Occurrence } from './series-recurrence.js'
 import { slugify } from './slug.js'
@@ -29,11 +29,23 @@ export function overrideOf(
     .executeTakeFirst()
 }
 
-/** The occurrence `key` of a locked series, or not found (the rule has none there now). */
-export function occurrenceOf(series: EventRow, key: number, id: number): Occurrence {
+/**
+ * The occurrence `key` of a locked series: in the trash when an exception date removed it
+ * (`CalInTrashError`, unless `deleted`: then that occurrence, for a write on the whole
+ * series), else not found when the rule has none there now.
+ */
+export function occurrenceOf(
+  series: EventRow,
+  key: number,
+  id: number,
+  options: { deleted?: boolean } = {},
+): Occurrence {
   const occurrence = seriesRecurrence(series).byKey(key)
-  if (!occurrence) throw new CalNotFoundError('event', id)
-  return occurrence
+  if (occurrence) return occurrence
+  const deleted = deletedOccurrence(series, key)
+  if (!deleted) throw new CalNotFoundError('event', id)
+  if (!options.deleted) throw new CalInTrashError('event', id)
+  return deleted
 }
 
 /**

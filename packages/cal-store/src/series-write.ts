@@ -104,6 +104,8 @@ export async function updateEvent(
   const { series, key } = target
   if (scope === 'this') {
     if (patch.recurrence !== undefined) throw thisHasNoRule()
+    // A deleted occurrence stays deleted (410), before any stale-read check.
+    occurrenceOf(series, key, id)
     const override = await overrideOf(trx, series.id, key)
     const read = override ?? series
     if (options.ifSequence !== undefined && read.sequence !== options.ifSequence) {
@@ -113,8 +115,11 @@ export async function updateEvent(
     await patchEvent(trx, now, row.id, patch, passwordHash, { current: row })
     return { id, dropped: [] }
   }
-  const occurrence = occurrenceOf(series, key, id)
-  if (scope === 'all' || key === firstKey(series)) {
+  // `all` acts on the series whichever occurrence names it, a deleted one too; a split
+  // cannot start at a deleted occurrence (in the trash).
+  const whole = scope === 'all' || key === firstKey(series)
+  const occurrence = occurrenceOf(series, key, id, { deleted: whole })
+  if (whole) {
     const seriesPatch = { ...patch }
     // Times given for this occurrence move every one by as much (wall clock).
     if (patch.start) {
