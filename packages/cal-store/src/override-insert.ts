@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { EVENT_COLUMNS, type EventRow } from './event-rows.js'
 import { deletedOccurrence, firstKey, seriesRecurrence } from './occurrence-read.js'
+import { noteSeriesId } from './series-id-note.js'
 import { occurrenceId } from './series-ids.js'
 import type { Occurrence } from './series-recurrence.js'
 import { slugify } from './slug.js'
@@ -94,6 +95,8 @@ export async function insertOverride(
   series: EventRow,
   occurrence: Occurrence,
 ): Promise<EventRow> {
+  // The first occurrence's edit goes by the series' id, which already answers.
+  if (occurrence.key === firstKey(series)) await noteSeriesId(trx, series.id)
   const base = slugify(`${series.slug} ${occurrence.start}`, 'event')
   const made = await insertOverrideRow(trx, now, series, occurrence, base)
   if (made) return made
