@@ -12,6 +12,7 @@ import { validIds } from './id-list.js'
 import { firstKey, readEventsById } from './occurrence-read.js'
 import { copyRelations, insertOverride, occurrenceOf, overrideOf } from './override-insert.js'
 import { noteRemovedOccurrences } from './removed-occurrences.js'
+import { noteFirstStillDeleted } from './series-id-note.js'
 import { decodeOccurrenceId, occurrenceId } from './series-ids.js'
 import { carryToOverrides, nextSeriesSlot } from './series-overrides.js'
 import {
@@ -94,6 +95,23 @@ export async function updateEvent(
 ): Promise<UpdateResult> {
   const scope = options.scope ?? (patch.recurrence !== undefined ? 'all' : 'this')
   const target = await lockTarget(trx, id, scope === 'this')
+  const result = await updateTarget(trx, now, id, target, scope, patch, passwordHash, options)
+  // A `this` edit writes no series row.
+  if ('series' in target && scope !== 'this') await noteFirstStillDeleted(trx, target.series)
+  return result
+}
+
+/** {@link updateEvent} on its locked target. */
+async function updateTarget(
+  trx: CalDb,
+  now: Date,
+  id: number,
+  target: Target,
+  scope: SeriesScope,
+  patch: EventPatch,
+  passwordHash: string | null | undefined,
+  options: { ifSequence?: number },
+): Promise<UpdateResult> {
   if ('row' in target) {
     const dropped = await patchEvent(trx, now, target.row.id, patch, passwordHash, {
       ifSequence: options.ifSequence,
@@ -274,6 +292,7 @@ export async function trashEvent(
     // update (they are not enumerated: an infinite rule has no end).
     await noteRemovedOccurrences(trx, [id], series.status)
   }
+  await noteFirstStillDeleted(trx, series)
   return { ...(before as CalEvent), status: 'trash' }
 }
 
