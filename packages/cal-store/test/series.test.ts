@@ -5,7 +5,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   type CalEvent,
   CalInTrashError,
-  CalNotFoundError,
   type CalStore,
   CalValidationError,
   createCalStore,
