@@ -13,7 +13,8 @@ import { type Answer, type CalHarness, openCal } from './cal-harness.js'
 // `deleted`, once, except a plain occurrence of a series the step reported changed: a series
 // is one record in the feed and its plain occurrences follow from it (a follower lists the
 // series again), as the spec's changes feed has it. FC_SEED (property-seed.setup.ts) replays
-// a printed failure; CAL_SERIES_FEED_RUNS sets the runs.
+// a printed failure; CAL_SERIES_FEED_RUNS sets the runs. The webhook messages of each step
+// must tell every such id `event.deleted` too.
 
 const RUNS = Number(process.env.CAL_SERIES_FEED_RUNS ?? propertyRuns(20, 5))
 const WINDOW = 'start_date=1000-01-01&end_date=9999-12-31'
@@ -96,7 +97,7 @@ function later(wall: string, hours: number): string {
 describe.each(testDatabases())('a feed follower over random series edits on $name', ({ open }) => {
   let t: CalHarness
   beforeAll(async () => {
-    t = await openCal(open)
+    t = await openCal(open, { webhooks: true })
   })
   afterAll(() => t?.close())
 
@@ -150,6 +151,18 @@ describe.each(testDatabases())('a feed follower over random series edits on $nam
       token = page.next_since
       if (!page.more) return { token, reported }
     }
+  }
+
+  /** The webhook messages made for the writes so far after message `after`: id → types. */
+  async function hooksAfter(after: number) {
+    await t.makeMessages()
+    const { rows } = await sql<{ seq: string; type: string; id: string }>`select id::text as seq,
+        type, payload->>'id' as id from webhook_message where id > ${after} order by id`.execute(
+      t.database.db,
+    )
+    const types = new Map<number, string[]>()
+    for (const r of rows) types.set(Number(r.id), [...(types.get(Number(r.id)) ?? []), r.type])
+    return { types, last: Number(rows.at(-1)?.seq ?? after) }
   }
 
   /** The occurrences of each series in `copy`, by start, series in id order. */
@@ -228,6 +241,7 @@ describe.each(testDatabases())('a feed follower over random series edits on $nam
     const gone: number[] = []
     const reportedGone = new Set<number>()
     const knownSeries = new Set<number>()
+    let hooked = (await hooksAfter(0)).last
     let n = 0
     for (const step of run.steps) {
       const before = fresh
@@ -272,10 +286,20 @@ describe.each(testDatabases())('a feed follower over random series edits on $nam
           .filter((r) => r.scope === 'this')
           .map((r) => r.deletes as number),
       )
+      // The webhooks tell the same story, revision by revision.
+      const hooks = await hooksAfter(hooked)
+      hooked = hooks.last
+      const toldHook = (id: number, type: string) => hooks.types.get(id)?.includes(type) === true
       for (const [id, { event }] of before) {
-        if (fresh.has(id) || deleted.has(id)) continue
+        if (fresh.has(id)) continue
         const plain = id !== event.post_parent && !edited.has(id)
         const implied = plain && named.has(event.post_parent) && !deletedThis.has(id)
+        const hookImplied =
+          plain && [...hooks.types.keys()].includes(event.post_parent) && !deletedThis.has(id)
+        if (!toldHook(id, 'event.deleted')) {
+          expect(hookImplied, `${id} stopped answering, no event.deleted\n${what}`).toBe(true)
+        }
+        if (deleted.has(id)) continue
         expect(implied, `${id} stopped answering, not reported deleted\n${what}`).toBe(true)
       }
       // `created` is for an id that did not answer before the step (or was deleted since).
