@@ -113,7 +113,11 @@ describe.each(testDatabases())('deleting occurrences of a series on $name', ({ o
     expect(await feed(since, -1)).toEqual([[`deleted:${first}`], [`deleted:${first}`]])
     expect(await deletions(first)).toBe(1)
     // The whole series is still reachable by scope=all, from its id or any occurrence's.
+    const afterDelete = await token()
     const renamed = await patch(second, { title: 'Renamed' }, 'all')
+    // The series' change names its id, still its deleted first occurrence's: deleted again
+    // (a follower lists the series again on any change of its id).
+    expect(await feed(afterDelete, -1)).toEqual([[`deleted:${first}`], [`deleted:${first}`]])
     expect(renamed.status).toBe(200)
     expect(renamed.body).toMatchObject({ id: second, title: 'Renamed' })
     const rest = (await t.get(`/events?${ALL}&post_parent=${s.id}`, true)).body.events
