@@ -7,6 +7,7 @@ import { decodeOccurrenceId } from './series-ids.js'
 import {
   compileStored,
   type Occurrence,
+  parseRecurrence,
   type Recurrence,
   seriesTiming,
 } from './series-recurrence.js'
@@ -26,6 +27,21 @@ export function seriesRecurrence(row: {
     timezone: row.timezone,
     all_day: row.all_day,
   })
+}
+
+/**
+ * The occurrence `key` of a series that an exception date removed (a `scope=this` delete, or an
+ * exdate given with the rule), if that is why the series has none there: its rules and rdates
+ * produce it, the whole recurrence does not. Such an occurrence is a trashed record, not an
+ * unknown one (issue 47): it answers as trashed and no write on it brings it back.
+ */
+export function deletedOccurrence(
+  row: Parameters<typeof seriesRecurrence>[0],
+  key: number,
+): Occurrence | undefined {
+  const { exdates, ...kept } = parseRecurrence(row.recurrence as string)
+  if (!exdates?.length || seriesRecurrence(row).byKey(key)) return undefined
+  return seriesRecurrence({ ...row, recurrence: JSON.stringify(kept) }).byKey(key)
 }
 
 /** The key of a series' first start (its DTSTART): the occurrence the series' own id names. */
@@ -102,7 +118,11 @@ export async function readEventsById(db: CalDb, ids: readonly number[]): Promise
     if (!d) {
       const row = byRow.get(id)
       if (!row || row.occurrence_key !== null) continue
-      if (row.recurrence !== null && !seriesRecurrence(row).byKey(firstKey(row))) continue
+      if (row.recurrence !== null && !seriesRecurrence(row).byKey(firstKey(row))) {
+        // The series goes on; its id names its first occurrence, deleted.
+        if (deletedOccurrence(row, firstKey(row))) out.push({ ...toEvent(row), status: 'trash' })
+        continue
+      }
       out.push(toEvent(row))
       continue
     }
@@ -110,6 +130,10 @@ export async function readEventsById(db: CalDb, ids: readonly number[]): Promise
     if (!series || d.key === firstKey(series)) continue
     const occurrence = seriesRecurrence(series).byKey(d.key)
     if (occurrence) out.push(occurrenceEvent(toEvent(series), id, occurrence))
+    else {
+      const deleted = deletedOccurrence(series, d.key)
+      if (deleted) out.push({ ...occurrenceEvent(toEvent(series), id, deleted), status: 'trash' })
+    }
   }
   return out
 }

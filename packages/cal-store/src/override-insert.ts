@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import { CalNotFoundError } from './errors.js'
+import { CalInTrashError, CalNotFoundError } from './errors.js'
 import { EVENT_COLUMNS, type EventRow } from './event-rows.js'
-import { firstKey, seriesRecurrence } from './occurrence-read.js'
+import { deletedOccurrence, firstKey, seriesRecurrence } from './occurrence-read.js'
 import { occurrenceId } from './series-ids.js'
 import type { Occurrence } from './series-recurrence.js'
 import { slugify } from './slug.js'
@@ -29,17 +29,32 @@ export function overrideOf(
     .executeTakeFirst()
 }
 
-/** The occurrence `key` of a locked series, or not found (the rule has none there now). */
-export function occurrenceOf(series: EventRow, key: number, id: number): Occurrence {
+/**
+ * The occurrence `key` of a locked series: in the trash when an exception date removed it
+ * (`CalInTrashError`, unless `deleted`: then that occurrence, for a write on the whole
+ * series), else not found when the rule has none there now.
+ */
+export function occurrenceOf(
+  series: EventRow,
+  key: number,
+  id: number,
+  options: { deleted?: boolean } = {},
+): Occurrence {
   const occurrence = seriesRecurrence(series).byKey(key)
-  if (!occurrence) throw new CalNotFoundError('event', id)
-  return occurrence
+  if (occurrence) return occurrence
+  const deleted = deletedOccurrence(series, key)
+  if (!deleted) throw new CalNotFoundError('event', id)
+  if (!options.deleted) throw new CalInTrashError('event', id)
+  return deleted
 }
 
 /**
  * One statement: a copy of the series row as the override of `occurrence` (its own times and
  * `slug`), with the series' organizers and terms, or nothing when a unique index says no (the
- * slug is taken, or a concurrent edit of the same occurrence made its override first).
+ * slug is taken, or a concurrent edit of the same occurrence made its override first). The
+ * occurrence answered before its row existed: noted in the feed as it was (status before and
+ * after the series'), ahead of the insert trigger's note (statement triggers fire at the
+ * statement's end), so the feed and the webhooks report it `updated`, not `created` (issue 47).
  */
 async function insertOverrideRow(
   trx: CalDb,
@@ -65,6 +80,9 @@ async function insertOverrideRow(
   organizers as (insert into cal_event_organizer (event_id, organizer_id, position)
     select o.id, x.organizer_id, x.position from o, cal_event_organizer x
     where x.event_id = ${series.id}),
+  noted as (insert into cal_change (xid, kind, record_id, before_status, after_status, modified)
+    select pg_current_xact_id()::text, 'event', o.occurrence_id, o.status, o.status, o.modified
+    from o),
   terms as (insert into cal_event_term (event_id, term_id)
     select o.id, x.term_id from o, cal_event_term x where x.event_id = ${series.id})
   select * from o`.execute(trx)

@@ -3,6 +3,7 @@ import { CalValidationError } from './errors.js'
 import { EVENT_FLAGS } from './event.js'
 import type { EventRow } from './event-rows.js'
 import type { EventTable } from './schema.js'
+import { noteSeriesId } from './series-id-note.js'
 import { MAX_SERIES_SLOT } from './series-ids.js'
 import type { Recurrence } from './series-recurrence.js'
 import type { CalDb } from './store-context.js'
@@ -48,6 +49,8 @@ async function deleteOverrides(
     )
     .execute()
   const ids = gone.map((r) => Number(r.occurrence_id))
+  // The first occurrence's edit went by the series' id, which goes on answering.
+  if (ids.includes(seriesId)) await noteSeriesId(trx, seriesId)
   return ids
 }
 

@@ -6,13 +6,14 @@ import {
   CalValidationError,
 } from './errors.js'
 import type { CalEvent, EventPatch, SeriesScope } from './event.js'
-import { EVENT_COLUMNS, type EventRow, readEvents } from './event-rows.js'
+import { type EventRow, readEvents } from './event-rows.js'
 import { patchEvent } from './event-write.js'
-import { validIds } from './id-list.js'
+import { lockTarget, type Target } from './lock-target.js'
 import { firstKey, readEventsById } from './occurrence-read.js'
 import { copyRelations, insertOverride, occurrenceOf, overrideOf } from './override-insert.js'
 import { noteRemovedOccurrences } from './removed-occurrences.js'
-import { decodeOccurrenceId, occurrenceId } from './series-ids.js'
+import { noteFirstStillDeleted } from './series-id-note.js'
+import { occurrenceId } from './series-ids.js'
 import { carryToOverrides, nextSeriesSlot } from './series-overrides.js'
 import {
   compileGiven,
@@ -28,38 +29,6 @@ import { slugify } from './slug.js'
 import { allocateSlug } from './slug-allocation.js'
 import type { CalDb } from './store-context.js'
 import { timestampParam } from './timestamp-param.js'
-
-/** What a write on a public id acts on, locked: a row of its own, or an occurrence of a series. */
-type Target = { row: EventRow } | { series: EventRow; key: number }
-
-/**
- * Resolves the public id of a write and locks what it acts on, in one statement: a single
- * event's row, or the series of its own id (its first occurrence) or of an occurrence id,
- * with the occurrence's key. An occurrence id locks its series `FOR SHARE` when `share` (edits
- * of single occurrences run side by side), everything else `FOR UPDATE`: a serial id may be a
- * single event, which its write then updates (a shared lock taken first would have to be
- * upgraded, and two such writers would deadlock). An override's row id and an unknown id are
- * not found; so is a series a concurrent write made a single event, by an occurrence id.
- */
-async function lockTarget(trx: CalDb, id: number, share: boolean): Promise<Target> {
-  const decoded = decodeOccurrenceId(id)
-  const columns = trx.selectFrom('cal_event').select(EVENT_COLUMNS)
-  const bySlot = decoded && columns.where('series_slot', '=', decoded.slot)
-  const row = bySlot
-    ? await (share ? bySlot.forShare() : bySlot.forUpdate()).executeTakeFirst()
-    : validIds([id]).length
-      ? await columns.where('id', '=', id).forUpdate().executeTakeFirst()
-      : undefined
-  if (!row || row.occurrence_key !== null) throw new CalNotFoundError('event', id)
-  if (row.recurrence === null) {
-    if (decoded) throw new CalNotFoundError('event', id)
-    return { row }
-  }
-  const first = firstKey(row)
-  // The first occurrence has one name: the series' id.
-  if (decoded && decoded.key === first) throw new CalNotFoundError('event', id)
-  return { series: row, key: decoded ? decoded.key : first }
-}
 
 const shapeOf = (row: EventRow): SeriesShape => ({
   start: row.start_utc,
@@ -94,6 +63,23 @@ export async function updateEvent(
 ): Promise<UpdateResult> {
   const scope = options.scope ?? (patch.recurrence !== undefined ? 'all' : 'this')
   const target = await lockTarget(trx, id, scope === 'this')
+  const result = await updateTarget(trx, now, id, target, scope, patch, passwordHash, options)
+  // A `this` edit writes no series row.
+  if ('series' in target && scope !== 'this') await noteFirstStillDeleted(trx, target.series)
+  return result
+}
+
+/** {@link updateEvent} on its locked target. */
+async function updateTarget(
+  trx: CalDb,
+  now: Date,
+  id: number,
+  target: Target,
+  scope: SeriesScope,
+  patch: EventPatch,
+  passwordHash: string | null | undefined,
+  options: { ifSequence?: number },
+): Promise<UpdateResult> {
   if ('row' in target) {
     const dropped = await patchEvent(trx, now, target.row.id, patch, passwordHash, {
       ifSequence: options.ifSequence,
@@ -104,6 +90,8 @@ export async function updateEvent(
   const { series, key } = target
   if (scope === 'this') {
     if (patch.recurrence !== undefined) throw thisHasNoRule()
+    // A deleted occurrence stays deleted (410), before any stale-read check.
+    occurrenceOf(series, key, id)
     const override = await overrideOf(trx, series.id, key)
     const read = override ?? series
     if (options.ifSequence !== undefined && read.sequence !== options.ifSequence) {
@@ -113,8 +101,11 @@ export async function updateEvent(
     await patchEvent(trx, now, row.id, patch, passwordHash, { current: row })
     return { id, dropped: [] }
   }
-  const occurrence = occurrenceOf(series, key, id)
-  if (scope === 'all' || key === firstKey(series)) {
+  // `all` acts on the series whichever occurrence names it, a deleted one too; a split
+  // cannot start at a deleted occurrence (in the trash).
+  const whole = scope === 'all' || key === firstKey(series)
+  const occurrence = occurrenceOf(series, key, id, { deleted: whole })
+  if (whole) {
     const seriesPatch = { ...patch }
     // Times given for this occurrence move every one by as much (wall clock).
     if (patch.start) {
@@ -269,6 +260,7 @@ export async function trashEvent(
     // update (they are not enumerated: an infinite rule has no end).
     await noteRemovedOccurrences(trx, [id], series.status)
   }
+  await noteFirstStillDeleted(trx, series)
   return { ...(before as CalEvent), status: 'trash' }
 }
 

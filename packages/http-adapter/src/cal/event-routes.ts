@@ -128,7 +128,8 @@ export function eventRoutes(ctx: CalContext): Route[] {
         summary: 'Update an event (partial: absent fields unchanged, null clears)',
         responses: {
           200: { description: 'The updated event', schema: eventRecord },
-          ...errorResponses([400, 401, 404]),
+          // 410: a deleted occurrence (scope this or following) stays deleted.
+          ...errorResponses([400, 401, 404, 410]),
         },
         params,
         query: writeQuery,
