@@ -1,6 +1,8 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { AsGraph } from './as-graph.js'
 import type { CoreDecomposition } from './core-decomposition.js'
+import type { GraphChange } from './graph-change.js'
+import type { WhatIfResult } from './what-if.js'
 
 /**
  * @internal What a worker sends back of the graph: all of it (`graph`), or its links encoded
@@ -26,6 +28,14 @@ export type DecomposeJob =
       maxDecompressedBytes?: number
     }
 
+/** @internal A what-if question: the graph (copied to the worker), the change, the stored cores. */
+export interface WhatIfJob {
+  kind: 'what-if'
+  graph: AsGraph
+  change: GraphChange
+  before?: CoreDecomposition
+}
+
 /** @internal A helper's share of a split snapshot; its `AsRelPart` goes to `lead`. */
 export interface PartJob {
   kind: 'part'
@@ -41,6 +51,7 @@ export interface PartJob {
 export type DecomposeReply =
   | { ok: true; output: 'graph'; graph: AsGraph; decomposition: CoreDecomposition }
   | ({ ok: true; output: 'links' } & DecomposedLinks)
+  | { ok: true; output: 'what-if'; result: WhatIfResult }
   | { ok: false; name: string; message: string; line: number | undefined }
 
 /** A snapshot decomposed, its graph's links encoded ({@link DecomposePool.decomposeToLinks}). */

@@ -3,38 +3,53 @@ import { AsRelParseError } from './as-rel-parse-error.js'
 import { type AsRelPart, parseAsRelPart, type TextBudget } from './as-rel-part.js'
 import { loadBzip2BlockDecoder } from './bzip2-block-decoder.js'
 import { coreDecomposition } from './core-decomposition.js'
-import type { DecomposeJob, DecomposeReply, PartJob } from './decompose-messages.js'
+import type { DecomposeJob, DecomposeReply, PartJob, WhatIfJob } from './decompose-messages.js'
 import type { Decomposed } from './decompose-pool.js'
 import { decomposeSnapshot } from './decompose-snapshot.js'
 import { encodeGraphLinks } from './encode-graph-links.js'
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressedCapError } from './parse-as-rel.js'
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
+import { whatIf } from './what-if.js'
 
 // Decode, parse and decompose here, off the thread that answers requests: a whole snapshot,
 // or (for a bzip2 file split across workers) part 0 plus the stitching of the helpers' parts,
-// or one helper's part. The typed arrays go back transferred, not copied.
+// or one helper's part; or a what-if question on a graph. The typed arrays go back
+// transferred, not copied.
 const port = parentPort
 if (!port) throw new Error('decompose-worker.ts runs as a worker thread only')
 // libbzip2's WebAssembly compiles once per thread: start now, while the first job is on its way
 // (a failure is reported by the job that needs it)
 loadBzip2BlockDecoder().catch(() => {})
-port.on('message', async (job: DecomposeJob | PartJob) => {
+/** A thrown error as a reply: its name, message and (a parse error's) line. */
+const failure = (error: unknown): DecomposeReply => ({
+  ok: false,
+  name: error instanceof Error ? error.name : 'Error',
+  message: error instanceof Error ? error.message : String(error),
+  line: error instanceof AsRelParseError ? error.line : undefined,
+})
+
+port.on('message', async (job: DecomposeJob | PartJob | WhatIfJob) => {
   if (job.kind === 'part') {
     await readPart(job)
     port.postMessage({ kind: 'part-done' })
+    return
+  }
+  if (job.kind === 'what-if') {
+    let reply: DecomposeReply
+    try {
+      const options = job.before ? { before: job.before } : {}
+      reply = { ok: true, output: 'what-if', result: whatIf(job.graph, job.change, options) }
+    } catch (error) {
+      reply = failure(error)
+    }
+    port.postMessage(reply)
     return
   }
   let result: Decomposed
   try {
     result = await decompose(job)
   } catch (error) {
-    const reply: DecomposeReply = {
-      ok: false,
-      name: error instanceof Error ? error.name : 'Error',
-      message: error instanceof Error ? error.message : String(error),
-      line: error instanceof AsRelParseError ? error.line : undefined,
-    }
-    port.postMessage(reply)
+    port.postMessage(failure(error))
     return
   }
   const { graph, decomposition } = result

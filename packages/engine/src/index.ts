@@ -15,6 +15,7 @@ export {
   DecomposePool,
   decomposeInWorker,
   decomposeToLinksInWorker,
+  whatIfInWorker,
 } from './decompose-pool.js'
 export { decomposeSnapshot } from './decompose-snapshot.js'
 export { type Compression, detectCompression } from './detect-compression.js'

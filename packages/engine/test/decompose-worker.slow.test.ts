@@ -7,6 +7,7 @@ import {
   DecomposePool,
   decomposeSnapshot,
   encodeGraphLinks,
+  whatIf,
 } from '../src/index.js'
 import { bzip2Bomb } from './bzip2-bomb.js'
 import { caidaDir } from './caida-data.js'
@@ -202,5 +203,36 @@ describe('DecomposePool (worker threads)', () => {
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AsRelParseError)
     expect((error as Error).message).toMatch(/decompressed size cap/)
+  })
+
+  // The what-if routes' question, off the thread answering requests: the same answer as in
+  // the calling thread, the graph left as it was, refusals of the same class, aborts that stop.
+  it('answers whatIf in a worker exactly as the calling thread does', async () => {
+    const { graph, decomposition } = await decomposeSnapshot(
+      await readFile(`${caidaDir}20130201.as-rel.txt.bz2`),
+    )
+    const top = [...graph.asns].filter((_, i) => decomposition.shells[i] === decomposition.maxShell)
+    const neighbors = graph.neighbors.slice()
+    for (const change of [
+      {},
+      { removeAsns: [174] },
+      { removeAsns: top.slice(0, 3), addLinks: [[top[3]!, 4_200_000_000]] as [number, number][] },
+      { removeLinks: [[graph.asns[0]!, graph.asns[1]!]] as [number, number][] },
+    ]) {
+      const here = whatIf(graph, change, { before: decomposition })
+      expect(await pool.whatIf(graph, change, { before: decomposition })).toEqual(here)
+      expect(await pool.whatIf(graph, change)).toEqual(here)
+    }
+    expect(graph.neighbors).toEqual(neighbors)
+    await expect(pool.whatIf(graph, { removeAsns: [-1] })).rejects.toBeInstanceOf(RangeError)
+    await expect(
+      pool.whatIf(graph, { removeAsns: 'x' as unknown as number[] }),
+    ).rejects.toBeInstanceOf(TypeError)
+    const stop = new AbortController()
+    const asked = pool.whatIf(graph, { removeAsns: [174] }, { signal: stop.signal })
+    stop.abort(new Error('client gone'))
+    await expect(asked).rejects.toThrow('client gone')
+    // the pool goes on after an abort
+    expect((await pool.whatIf(graph, {})).changes).toEqual([])
   })
 })

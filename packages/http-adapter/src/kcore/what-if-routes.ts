@@ -1,4 +1,4 @@
-import { type GraphChange, type WhatIfResult, whatIf } from '@kcore/engine'
+import { type GraphChange, type WhatIfResult, whatIfInWorker } from '@kcore/engine'
 import type { SnapshotGraphEntry } from '@kcore/store'
 import { jsonResponse } from '../json-response.js'
 import type { Route } from '../route.js'
@@ -53,7 +53,11 @@ function countsOf({ counts }: WhatIfResult) {
 }
 
 /** One history line: the snapshot's answer in brief, or why it has none. */
-function historyLine(entry: SnapshotGraphEntry, change: GraphChange): string {
+async function historyLine(
+  entry: SnapshotGraphEntry,
+  change: GraphChange,
+  signal: AbortSignal,
+): Promise<string> {
   if (entry.status === 'links_not_stored')
     return JSON.stringify({
       date: entry.date,
@@ -66,7 +70,7 @@ function historyLine(entry: SnapshotGraphEntry, change: GraphChange): string {
       error: 'snapshot_replaced',
       message: `the snapshot of ${entry.date} was replaced while the history was read; ask again`,
     })
-  const result = whatIf(entry.graph, change, { before: entry.decomposition })
+  const result = await whatIfInWorker(entry.graph, change, { before: entry.decomposition, signal })
   return JSON.stringify({
     date: entry.date,
     max_shell_before: result.maxShellBefore,
@@ -79,8 +83,9 @@ function historyLine(entry: SnapshotGraphEntry, change: GraphChange): string {
 /**
  * The what-if routes (issue #44): a snapshot's k-core decomposition if some ASes or links were
  * gone or added, answered exactly by `whatIf` on the stored graph (decoded once per revision
- * and shared, see the store's `snapshotGraph`), and the same question over a date range,
- * streamed one NDJSON line per snapshot as each is computed. POST routes (the change can be
+ * and shared, see the store's `snapshotGraph`) in a decode worker, off the thread answering
+ * requests; and the same question over a date range, streamed one NDJSON line per snapshot as
+ * each is computed. POST routes (the change can be
  * long): no ETag, every answer is computed.
  */
 export function whatIfRoutes(): Route[] {
@@ -105,9 +110,13 @@ export function whatIfRoutes(): Route[] {
           schema: errorSchema,
         },
       },
-      handle: async ({ body, reader }) => {
+      handle: async ({ body, reader, request }) => {
         const stored = await reader.snapshotGraph(body.ip_version, body.date)
-        const result = whatIf(stored.graph, changeOf(body), { before: stored.decomposition })
+        // In a decode worker: the thread answering requests only copies the graph over.
+        const result = await whatIfInWorker(stored.graph, changeOf(body), {
+          before: stored.decomposition,
+          signal: request.signal,
+        })
         return jsonResponse({
           date: body.date,
           ip_version: body.ip_version,
@@ -179,7 +188,8 @@ export function whatIfRoutes(): Route[] {
                   controller.close()
                   return
                 }
-                controller.enqueue(encoder.encode(`${historyLine(current.value, change)}\n`))
+                const line = await historyLine(current.value, change, stop.signal)
+                controller.enqueue(encoder.encode(`${line}\n`))
               } catch (error) {
                 // an abort or a failing read: the stream ends in error, the reads are released
                 await done()
