@@ -32,4 +32,18 @@ describe('shellHistogram', () => {
     const grown = shellHistogram([{ shell_index: 1, count: 2 }], [{ asn: 5, before: 1, after: 2 }])
     expect(grown).toEqual({ shells: [1, 2], before: [2, 0], after: [1, 1] })
   })
+
+  it('lists shell 0 when an AS is left with no link', () => {
+    const stranded = shellHistogram(
+      [
+        { shell_index: 1, count: 3 },
+        { shell_index: 2, count: 3 },
+      ],
+      [
+        { asn: 1, before: 1, after: 0 },
+        { asn: 2, before: 2, after: null },
+      ],
+    )
+    expect(stranded).toEqual({ shells: [0, 1, 2], before: [0, 3, 3], after: [1, 2, 2] })
+  })
 })
