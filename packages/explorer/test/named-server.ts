@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { openPgliteDatabase } from '@kcore/db'
+import { type Database, openPgliteDatabase } from '@kcore/db'
 import { parseSnapshotFileName } from '@kcore/engine'
 import { createHandler } from '@kcore/http-adapter'
 import { createKcoreStore, importAsRegistry, ingestFile } from '@kcore/store'
@@ -17,6 +17,8 @@ export const REGISTRY = { source: 'test registry', date: '2026-06-01' }
 
 export interface NamedServer {
   url: string
+  /** The server's database, for a suite that needs a state no ingest makes. */
+  database: Database
   close(): Promise<void>
 }
 
@@ -46,6 +48,7 @@ export async function startNamedServer(): Promise<NamedServer> {
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    database,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await handler.close()

@@ -80,3 +80,40 @@ export interface DataBreak {
   source: string
   ip_version?: 'ipv4' | 'ipv6'
 }
+
+/** `GET /api/snapshots/{date}/distribution`: how many ASes each non-empty shell holds. */
+export interface DistributionResponse {
+  date: string
+  ip_version: string
+  max_shell_index: number
+  unique_asns: number
+  shells: { shell_index: number; count: number }[]
+}
+
+/** One AS whose shell index a what-if changes (`null`: removed, or brought in by a link). */
+export interface ShellChange {
+  asn: number
+  before: number | null
+  after: number | null
+}
+
+/** `counts` of a what-if answer. */
+export interface WhatIfCounts {
+  changed: number
+  removed_asns: number
+  added_asns: number
+  ignored_asns: number
+  removed_links: number
+  added_links: number
+  ignored_links: number
+}
+
+/** `POST /api/what-if`. */
+export interface WhatIfResponse {
+  date: string
+  ip_version: 'ipv4' | 'ipv6'
+  max_shell_before: number
+  max_shell: number
+  counts: WhatIfCounts
+  changes: ShellChange[]
+}

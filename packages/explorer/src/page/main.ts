@@ -34,6 +34,7 @@ import {
   type ViewVersion,
   versionsOf,
 } from './view-state.js'
+import { attachWhatIfPanel } from './what-if-panel.js'
 
 let state: ViewState = parseViewState(location.search)
 let inputMessage = '' // about what was typed (bad tokens, over the limit); cleared by the next change
@@ -52,6 +53,11 @@ const snapshotsLoad = getJson<SnapshotsResponse>('/api/snapshots')
 const summaryLoad = getJson<SummaryResponse>('/api/summary')
 const directory = createAsDirectory((asn) => getJson<AsnOverview>(`/api/asns/${asn}`))
 void loadStatus()
+const whatIf = attachWhatIfPanel({
+  snapshots: snapshotsLoad,
+  directory,
+  run: (query) => update({ ...state, whatIf: query }),
+})
 
 async function loadStatus(): Promise<void> {
   try {
@@ -160,6 +166,7 @@ function syncControls(): void {
 async function render(): Promise<void> {
   const mine = ++generation
   syncControls()
+  whatIf.show(state.whatIf)
   el.trendChart.dataset.state = 'loading'
   let snapshots: SnapshotsResponse
   try {

@@ -20,8 +20,26 @@ export const el = {
   snapshotChart: byId<HTMLDivElement>('snapshot-chart'),
   exportCsv: byId<HTMLButtonElement>('export-csv'),
   exportPng: byId<HTMLButtonElement>('export-png'),
+  whatIf: {
+    form: byId<HTMLFormElement>('what-if-form'),
+    date: byId<HTMLSelectElement>('what-if-date'),
+    chips: byId<HTMLUListElement>('what-if-chips'),
+    asnInput: byId<HTMLInputElement>('what-if-asn-input'),
+    suggestions: byId<HTMLUListElement>('what-if-suggestions'),
+    asnError: byId<HTMLParagraphElement>('what-if-asn-error'),
+    error: byId<HTMLParagraphElement>('what-if-error'),
+    result: byId<HTMLDivElement>('what-if-result'),
+    summary: byId<HTMLParagraphElement>('what-if-summary'),
+    histogram: byId<HTMLDivElement>('what-if-histogram'),
+    drops: byId<HTMLTableElement>('what-if-drops'),
+    more: byId<HTMLParagraphElement>('what-if-more'),
+  },
 }
 
 export const radios = () => [
   ...el.form.querySelectorAll<HTMLInputElement>('input[name="ip_version"]'),
+]
+
+export const whatIfRadios = () => [
+  ...el.whatIf.form.querySelectorAll<HTMLInputElement>('input[name="what_if_ip_version"]'),
 ]

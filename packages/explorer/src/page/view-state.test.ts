@@ -28,6 +28,14 @@ const state: fc.Arbitrary<ViewState> = fc
     end: fc.option(date, { nil: null }),
     normalized: fc.boolean(),
     pick: fc.nat(),
+    whatIf: fc.option(
+      fc.record({
+        date,
+        ipVersion: fc.constantFrom('ipv4' as const, 'ipv6' as const),
+        remove: fc.uniqueArray(fc.nat().map(String), { maxLength: 20 }),
+      }),
+      { nil: null },
+    ),
   })
   .map(({ pick, ...rest }) => ({
     ...rest,
@@ -76,6 +84,23 @@ describe('view state in the URL', () => {
     expect(panelAsn(DEFAULT_STATE)).toBeUndefined()
     expect(versionsOf('both')).toEqual(['ipv4', 'ipv6'])
     expect(versionsOf('ipv6')).toEqual(['ipv6'])
+  })
+
+  it('reads a what-if question: its date, version and removed ASes', () => {
+    expect(parseViewState('?what_if=2015-01-01&remove=AS174,3356,174,x').whatIf).toEqual({
+      date: '2015-01-01',
+      ipVersion: 'ipv4',
+      remove: ['174', '3356'],
+    })
+    expect(parseViewState('?what_if_ip_version=ipv6&remove=174').whatIf).toBeNull()
+    const many = Array.from({ length: 1200 }, (_, i) => i + 1).join(',')
+    expect(parseViewState(`?what_if=2015-01-01&remove=${many}`).whatIf?.remove).toHaveLength(1000)
+    expect(
+      formatViewState({
+        ...DEFAULT_STATE,
+        whatIf: { date: '2015-01-01', ipVersion: 'ipv6', remove: ['174', '3356'] },
+      }),
+    ).toBe('?ip_version=ipv4&what_if=2015-01-01&what_if_ip_version=ipv6&remove=174,3356')
   })
 
   it('bounds an absurdly long date to 32 characters (the API then rejects it)', () => {

@@ -19,7 +19,20 @@ export interface ViewState {
   normalized: boolean
   /** The AS the AS panel describes, one of `asns`; `null`: the first of them. */
   panel: string | null
+  /** The what-if question last run (`null`: none), so a link reproduces its answer. */
+  whatIf: WhatIfQuery | null
 }
+
+/** A what-if question: a snapshot, and the ASes removed from it. */
+export interface WhatIfQuery {
+  /** As given (`YYYY-MM-DD` expected); the API judges it and its message is shown. */
+  date: string
+  ipVersion: IpVersion
+  remove: string[]
+}
+
+/** The API's bound on `remove_asns`; a hand-written link keeps the first ones. */
+export const MAX_REMOVED_ASNS = 1000
 
 export const DEFAULT_STATE: ViewState = {
   asns: [],
@@ -28,6 +41,7 @@ export const DEFAULT_STATE: ViewState = {
   end: null,
   normalized: false,
   panel: null,
+  whatIf: null,
 }
 
 // Long enough for any date the API accepts, short enough that a pasted URL cannot bloat requests.
@@ -56,6 +70,17 @@ export function parseViewState(search: string): ViewState {
     normalized: query.get('normalized') === '1',
     // Only an AS on the chart has a panel; a link naming another one falls back to the first.
     panel: panel !== undefined && asns.includes(panel) ? panel : null,
+    whatIf: parseWhatIf(query, date('what_if')),
+  }
+}
+
+/** `?what_if=2015-01-01&what_if_ip_version=ipv6&remove=174,3356`; no date, no question. */
+function parseWhatIf(query: URLSearchParams, date: string | null): WhatIfQuery | null {
+  if (date === null) return null
+  return {
+    date,
+    ipVersion: query.get('what_if_ip_version') === 'ipv6' ? 'ipv6' : 'ipv4',
+    remove: parseAsnList(query.get('remove') ?? '').asns.slice(0, MAX_REMOVED_ASNS),
   }
 }
 
@@ -68,6 +93,11 @@ export function formatViewState(state: ViewState): string {
   if (state.end) query.set('end', state.end)
   if (state.normalized) query.set('normalized', '1')
   if (state.panel !== null) query.set('as', state.panel)
+  if (state.whatIf) {
+    query.set('what_if', state.whatIf.date)
+    if (state.whatIf.ipVersion !== 'ipv4') query.set('what_if_ip_version', state.whatIf.ipVersion)
+    if (state.whatIf.remove.length) query.set('remove', state.whatIf.remove.join(','))
+  }
   // Commas are legal in a query; keeping them makes shared links readable.
   return `?${query.toString().replaceAll('%2C', ',')}`
 }
