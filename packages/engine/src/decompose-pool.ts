@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { MessageChannel, type Worker } from 'node:worker_threads'
 import type { AsGraph } from './as-graph.js'
-import { AsRelParseError } from './as-rel-parse-error.js'
 import type { CoreDecomposition } from './core-decomposition.js'
 import type {
   DecomposedLinks,
@@ -11,6 +10,7 @@ import type {
   PartJob,
   WhatIfJob,
 } from './decompose-messages.js'
+import { replyError } from './decompose-reply-error.js'
 import { detectCompression } from './detect-compression.js'
 import type { GraphChange } from './graph-change.js'
 import { startWorker } from './start-decompose-worker.js'
@@ -98,9 +98,8 @@ export class DecomposePool {
   }
 
   /**
-   * `whatIf(graph, change, options)` in a worker: the same answer, and the thread that answers
-   * requests only copies the graph over (a few ms for a 2024 snapshot) instead of computing
-   * for tens of ms. The graph is copied, never modified or transferred: a cached one stays usable.
+   * `whatIf(graph, change, options)` in a worker: the same answer, while the calling thread only
+   * copies the graph over (never transferred: a cached graph stays usable).
    *
    * @throws what `whatIf` throws (as an Error of the same name); the signal's reason on abort.
    */
@@ -298,47 +297,4 @@ export class DecomposePool {
       this.#idleTimer.unref()
     }
   }
-}
-
-function replyError(reply: Extract<DecomposeReply, { ok: false }>): Error {
-  if (reply.name === 'AsRelParseError') return new AsRelParseError(reply.message, reply.line ?? 0)
-  // whatIf's refusals keep their class, as the calling thread would have thrown them
-  if (reply.name === 'RangeError') return new RangeError(reply.message)
-  if (reply.name === 'TypeError') return new TypeError(reply.message)
-  const error = new Error(reply.message)
-  error.name = reply.name
-  return error
-}
-
-let shared: DecomposePool | undefined
-
-/**
- * {@link DecomposePool.decompose} on one process-wide pool sized to the machine's cores: what
- * the ingest paths use, so concurrent refreshes never start more workers than there are cores.
- */
-export function decomposeInWorker(
-  bytes: Uint8Array,
-  options?: DecomposeOptions,
-): Promise<Decomposed> {
-  shared ??= new DecomposePool()
-  return shared.decompose(bytes, options)
-}
-
-/** {@link DecomposePool.whatIf} on the process-wide pool of {@link decomposeInWorker}. */
-export function whatIfInWorker(
-  graph: AsGraph,
-  change: GraphChange,
-  options?: WhatIfOptions & { signal?: AbortSignal },
-): Promise<WhatIfResult> {
-  shared ??= new DecomposePool()
-  return shared.whatIf(graph, change, options)
-}
-
-/** {@link DecomposePool.decomposeToLinks} on the process-wide pool of {@link decomposeInWorker}. */
-export function decomposeToLinksInWorker(
-  bytes: Uint8Array,
-  options?: DecomposeOptions,
-): Promise<DecomposedLinks> {
-  shared ??= new DecomposePool()
-  return shared.decomposeToLinks(bytes, options)
 }

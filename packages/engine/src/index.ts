@@ -8,15 +8,13 @@ export { AsRelParseError } from './as-rel-parse-error.js'
 export { type CoreDecomposition, coreDecomposition } from './core-decomposition.js'
 export { coreNumbers } from './core-numbers.js'
 export { decodeGraphLinks } from './decode-graph-links.js'
-export type { DecomposedLinks } from './decompose-messages.js'
 export {
-  type Decomposed,
-  type DecomposeOptions,
-  DecomposePool,
   decomposeInWorker,
   decomposeToLinksInWorker,
   whatIfInWorker,
-} from './decompose-pool.js'
+} from './decompose-in-worker.js'
+export type { DecomposedLinks } from './decompose-messages.js'
+export { type Decomposed, type DecomposeOptions, DecomposePool } from './decompose-pool.js'
 export { decomposeSnapshot } from './decompose-snapshot.js'
 export { type Compression, detectCompression } from './detect-compression.js'
 export { encodeGraphLinks } from './encode-graph-links.js'
