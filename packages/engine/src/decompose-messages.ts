@@ -28,7 +28,7 @@ export type DecomposeJob =
       maxDecompressedBytes?: number
     }
 
-/** @internal A what-if question: the graph (copied to the worker), the change, the stored cores. */
+/** @internal A what-if question: the graph (in shared memory), the change, the stored cores. */
 export interface WhatIfJob {
   kind: 'what-if'
   graph: AsGraph

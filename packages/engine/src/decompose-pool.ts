@@ -13,6 +13,7 @@ import type {
 import { replyError } from './decompose-reply-error.js'
 import { detectCompression } from './detect-compression.js'
 import type { GraphChange } from './graph-change.js'
+import { sharedDecomposition, sharedGraph } from './shared-graph.js'
 import { startWorker } from './start-decompose-worker.js'
 import type { WhatIfOptions, WhatIfResult } from './what-if.js'
 
@@ -30,10 +31,7 @@ export interface DecomposeOptions {
   maxDecompressedBytes?: number
 }
 
-/**
- * A bzip2 snapshot is split across idle workers only when each gets this many compressed bytes
- * at least (a few blocks: a level-9 block of AS-relationship text compresses to ~200 KB).
- */
+/** A bzip2 file is split across idle workers only when each gets this many bytes (a level-9 block: ~200 KB). */
 export const MIN_PART_BYTES = 256 * 1024
 
 /**
@@ -63,7 +61,7 @@ export class DecomposePool {
     this.#idleMs = options.idleMs ?? 10_000
   }
 
-  /** Workers started (idle or busy) and how many of them are busy: for tests and monitoring. */
+  /** Workers started (idle or busy) and how many are busy: for tests and monitoring. */
   get workers(): { started: number; busy: number } {
     return { started: this.#count, busy: this.#count - this.#idle.length }
   }
@@ -98,9 +96,8 @@ export class DecomposePool {
   }
 
   /**
-   * `whatIf(graph, change, options)` in a worker: the same answer, while the calling thread only
-   * copies the graph over (never transferred: a cached graph stays usable).
-   *
+   * `whatIf(graph, change, options)` in a worker: the same answer; the graph goes over in
+   * shared memory, copied there once per graph object ({@link sharedGraph}), never modified.
    * @throws what `whatIf` throws (as an Error of the same name); the signal's reason on abort.
    */
   async whatIf(
@@ -112,7 +109,8 @@ export class DecomposePool {
     signal?.throwIfAborted()
     const lead = await this.#acquire(signal)
     const reply = await this.#dispatch(lead, [], signal, () => {
-      const job: WhatIfJob = { kind: 'what-if', graph, change, ...(before ? { before } : {}) }
+      const job: WhatIfJob = { kind: 'what-if', graph: sharedGraph(graph), change }
+      if (before) job.before = sharedDecomposition(before)
       lead.postMessage(job)
     })
     if (reply.output !== 'what-if') throw new Error('unreachable: a what-if answer was asked for')
@@ -171,9 +169,8 @@ export class DecomposePool {
   }
 
   /**
-   * Watches `lead` (whose message is the answer) and `helpers` (released once they message),
-   * calls `post` to give them their jobs, and settles with the answer, or with the failure once
-   * every worker of the job is terminated (an abort, a crash).
+   * Watches `lead` (its message is the answer) and `helpers` (released when they message), calls
+   * `post`, and settles with the answer, or the failure once the job's workers are terminated.
    */
   #dispatch(
     lead: Worker,
