@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { openPgliteDatabase } from '@kcore/db'
+import { type Database, openPgliteDatabase } from '@kcore/db'
 import { createProvider, parseSnapshotFileName } from '@kcore/engine'
-import { createKcoreStore, ingestFile, syncFromProvider } from '@kcore/store'
+import { createKcoreStore, ingestFile, type KcoreStore, syncFromProvider } from '@kcore/store'
 import { createHandler } from '../src/index.js'
 import { emptyProvider } from './kcore-helpers.js'
 
@@ -41,6 +41,14 @@ export async function startSeededServer(
       ? []
       : (await readdir(SAMPLE_DIR)).filter((name) => parseSnapshotFileName(name)).sort()
   for (const name of files) await ingestFile(store, join(SAMPLE_DIR, name))
+  return serveStore(store, database)
+}
+
+/**
+ * The k-core API over `store` on a real HTTP server (127.0.0.1, port 0); `close` stops the
+ * server, then the handler, then `database`.
+ */
+export async function serveStore(store: KcoreStore, database: Database): Promise<SeededServer> {
   const handler = createHandler({
     kcore: {
       store,
