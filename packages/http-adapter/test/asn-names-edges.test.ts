@@ -120,6 +120,13 @@ describe.each(testDatabases())('hostile AS names over HTTP on $name', ({ open })
     expect(json.count).toBe(json.shells.length)
     for (const row of json.shells)
       expect(Object.keys(row)).toEqual(['asn', 'shell_index', 'normalized_shell_index', 'name'])
+    // No row at all: the header alone, and an empty JSON list.
+    const none = await (await shells('format=csv&include=names&min_shell=99')).text()
+    expect(none).toBe('asn,shell_index,normalized_shell_index,name\n')
+    expect(JSON.parse(await (await shells('include=names&min_shell=99')).text())).toMatchObject({
+      count: 0,
+      shells: [],
+    })
     expect((await shells('include=name')).status).toBe(400)
   })
 
