@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { rotatingSample } from '@kcore/db/testing'
+import { emptyCluster, rotatingSample } from '@kcore/db/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../packages/http-adapter/test/chromium.js'
 
@@ -90,9 +90,10 @@ const drawing = rotatingSample(
 
 describe.each(runtimes)('the $name host', ({ name, command, args }) => {
   it('serves health, a trend, a calendar list and the explorer page from one handler', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'kcore-rt-'))
+    const base = await mkdtemp(join(tmpdir(), 'kcore-rt-'))
+    const dataDir = await emptyCluster(join(base, 'data'))
     const seedDir = await mkdtemp(join(tmpdir(), 'kcore-seed-'))
-    temps.push(dataDir, seedDir)
+    temps.push(base, seedDir)
     await copyFile(sample, join(seedDir, '19980101.as-rel.txt.bz2'))
     const child = spawn(command, args, {
       cwd: examples,

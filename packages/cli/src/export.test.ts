@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { emptyCluster } from '@kcore/db/testing'
 import { decomposeSnapshot } from '@kcore/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CliIo, main } from './program.js'
@@ -27,6 +28,7 @@ describe('kcore export', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kcore-export-'))
+    await emptyCluster(join(dir, 'db'))
     expect((await run(['ingest', '--data-dir', join(dir, 'db'), FILE])).code).toBe(0)
     const { decomposition: d } = await decomposeSnapshot(new Uint8Array(await readFile(FILE)))
     expected = Array.from(d.asns, (asn, i): [number, number, number] => [

@@ -3,6 +3,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { emptyCluster } from '@kcore/db/testing'
 import { loadConfig, openStores } from '@kcore/service'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type CliIo, main } from './program.js'
@@ -30,6 +31,8 @@ const tempDir = async () => {
   temps.push(dir)
   return dir
 }
+/** A data directory holding an empty cluster (`emptyCluster`: no initdb per test). */
+const clusterDir = async () => emptyCluster(join(await tempDir(), 'db'))
 
 describe('kcore command line', () => {
   it.each([
@@ -90,7 +93,7 @@ describe('kcore command line', () => {
   })
 
   it('stops serve at start on an invalid cron expression (exit 2, one clear line)', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await clusterDir()
     const { code, stderr } = await run([
       'serve',
       '--data-dir',
@@ -104,7 +107,7 @@ describe('kcore command line', () => {
   })
 
   it('migrates, ingests local files and reports failures with exit 1', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await clusterDir()
     expect((await run(['migrate', '--data-dir', dataDir])).code).toBe(0)
     const ok = await run(['ingest', '--data-dir', dataDir, join(caida, '19980101.as-rel.txt.bz2')])
     expect(ok.code).toBe(0)
@@ -119,7 +122,7 @@ describe('kcore command line', () => {
   })
 
   it('imports an AS registry whole, and refuses an older, a broken or a missing file', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await clusterDir()
     const fixtures = fileURLToPath(
       new URL('../../kcore-store/test/fixtures/as-registry/', import.meta.url),
     )
@@ -159,7 +162,7 @@ describe('kcore command line', () => {
   })
 
   it('refuses an empty or implausibly small file (exit 1), the latter stored with --allow-implausible', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await clusterDir()
     const files = await tempDir()
     const big = join(caida, '20050101.as-rel.txt.bz2')
     expect((await run(['ingest', '--data-dir', dataDir, big])).code).toBe(0)
@@ -184,7 +187,7 @@ describe('kcore command line', () => {
   })
 
   it('backfills from a file:// provider with plain progress lines', async () => {
-    const dataDir = await tempDir()
+    const dataDir = await clusterDir()
     const mirror = await tempDir()
     await mkdir(join(mirror, 'serial-1'))
     for (const name of ['19980101.as-rel.txt.bz2', '19990201.as-rel.txt.bz2']) {

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { emptyCluster } from '@kcore/db/testing'
 import { ConfigError, loadConfig } from '@kcore/service'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runServer } from './serve.js'
@@ -17,8 +18,9 @@ describe('runServer', () => {
     await new Promise<void>((resolve) => holder.listen({ port: 0, host: '127.0.0.1' }, resolve))
     cleanup.push(() => new Promise((resolve) => holder.close(() => resolve())))
     const port = (holder.address() as { port: number }).port
-    const dataDir = await mkdtemp(join(tmpdir(), 'kcore-serve-'))
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
+    const base = await mkdtemp(join(tmpdir(), 'kcore-serve-'))
+    cleanup.push(() => rm(base, { recursive: true, force: true }))
+    const dataDir = await emptyCluster(join(base, 'db'))
     const config = loadConfig(
       {},
       {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { openPgliteDatabase } from '@kcore/db'
-import { rotatingSample } from '@kcore/db/testing'
+import { emptyCluster, rotatingSample } from '@kcore/db/testing'
 import { createKcoreStore } from '@kcore/store'
 import { storedShells } from '@kcore/store/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -169,7 +169,7 @@ describe('one owner per PGlite data directory', () => {
     async (firstName) => {
       const base = await mkdtemp(join(tmpdir(), 'kcore-owner-'))
       temps.push(base)
-      const dataDir = join(base, 'data')
+      const dataDir = await emptyCluster(join(base, 'data'))
       // one stored snapshot before the pairing: it must be whole afterwards
       const seed = new KcoreProcess(
         ['ingest', '--data-dir', dataDir, caida('19980101.as-rel.txt.bz2')],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { openPgliteDatabase } from '@kcore/db'
-import { rotatingSample } from '@kcore/db/testing'
+import { emptyCluster, rotatingSample } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KcoreProcess } from './kcore-process.js'
 import { ownsDataDir } from './lock-owner.js'
@@ -38,7 +38,7 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'kcore-pglite-crash-'))
-    dataDir = join(base, 'data')
+    dataDir = await emptyCluster(join(base, 'data'))
     const seed = new KcoreProcess(['ingest', '--data-dir', dataDir, caida(BASE)], QUIET)
     expect(await seed.exited, seed.output()).toEqual({ code: 0, signal: null })
   }, 180_000)

@@ -5,6 +5,7 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { emptyCluster } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../src/program.js'
 import { waitUntil } from './wait-until.js'
@@ -40,7 +41,7 @@ async function exited(child: ChildProcess): Promise<{ code: number | null; stder
 
 describe('kcore export | head', () => {
   it('exits 0 without a stack trace when the reader stops early', async () => {
-    const dataDir = join(dir, 'export-db')
+    const dataDir = await emptyCluster(join(dir, 'export-db'))
     const quiet = { write: () => true }
     const env = { KCORE_LOG_LEVEL: 'silent' }
     expect(
@@ -104,7 +105,7 @@ async function processesWith(marker: string): Promise<number[]> {
 describe('pnpm start', () => {
   it('passes SIGTERM to the server, which shuts down and leaves no process behind', async () => {
     const port = await freePort()
-    const dataDir = join(dir, 'start-db')
+    const dataDir = await emptyCluster(join(dir, 'start-db'))
     const child = spawn('pnpm', ['start'], {
       cwd: ROOT,
       env: {

@@ -4,6 +4,13 @@ import { openPostgresDatabase, type PostgresOptions } from './postgres-database.
 import { openPooledPglite } from './testing/pglite-pool.js'
 import { openPooledPostgres } from './testing/postgres-pool.js'
 
+export { emptyCluster } from './testing/empty-cluster.js'
+/**
+ * A fresh, empty in-memory PGlite database from this process's pool (what the PGlite entry of
+ * {@link testDatabases} opens): for a suite that runs on PGlite alone, without paying `initdb`.
+ */
+export { openPooledPglite as openTestPglite }
+
 /** One database engine a test suite runs against. */
 export interface TestDatabase {
   readonly name: 'pglite' | 'postgres'

@@ -1,15 +1,14 @@
 // Run by pglite-exit.test.ts in a child process: opens PGlite in a folder and in memory, runs a
 // statement on each (while it runs, only its worker thread keeps the process alive), then
-// closes each database or leaves it open and idle, as argv says (`<folder> <memory>`, each
-// `close` or `idle`), and returns from the module: the process must then exit by itself.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+// closes each database or leaves it open and idle, as argv says (`<folder> <memory> <dir>`, each
+// `close` or `idle`; `<dir>/data` holds an empty cluster), and returns from the module: the
+// process must then exit by itself.
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { openPgliteDatabase } from '../src/index.js'
 
-const [folderMode, memoryMode] = process.argv.slice(2)
-const dir = await mkdtemp(join(tmpdir(), 'kcore-exit-'))
+const [folderMode, memoryMode, dir] = process.argv.slice(2) as [string, string, string]
 const folder = await openPgliteDatabase(join(dir, 'data'))
 const memory = await openPgliteDatabase()
 for (const database of [folder, memory]) {

@@ -1,17 +1,27 @@
 import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { testLevel } from '../src/testing.js'
+import { emptyCluster, testLevel } from '../src/testing.js'
 
 const fixture = fileURLToPath(new URL('./pglite-exit.fixture.ts', import.meta.url))
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const run = (folder: string, memory: string) =>
-  promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', fixture, folder, memory],
-    { cwd: packageDir, timeout: 150_000 },
-  )
+const run = async (folder: string, memory: string) => {
+  const dir = await mkdtemp(join(tmpdir(), 'kcore-exit-'))
+  await emptyCluster(join(dir, 'data'))
+  try {
+    return await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', fixture, folder, memory, dir],
+      { cwd: packageDir, timeout: 150_000 },
+    )
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
 
 // PGlite's engine runs in a worker thread: a statement in flight keeps the process alive (a
 // top-level await would otherwise end it unsettled, exit code 13), and nothing of it is left

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Database, openPgliteDatabase } from '@kcore/db'
+import type { Database } from '@kcore/db'
+import { openTestPglite } from '@kcore/db/testing'
 import { parseSnapshotFileName } from '@kcore/engine'
 import { createKcoreStore, importAsRegistry, ingestFile } from '@kcore/store'
 import { SAMPLE_DIR, serveStore } from '../../http-adapter/test/explorer-server.js'
@@ -20,7 +21,7 @@ export interface NamedServer {
 }
 
 export async function startNamedServer(): Promise<NamedServer> {
-  const database = await openPgliteDatabase()
+  const database = await openTestPglite()
   const store = createKcoreStore(database)
   await store.migrate()
   const files = (await readdir(SAMPLE_DIR)).filter((name) => parseSnapshotFileName(name)).sort()

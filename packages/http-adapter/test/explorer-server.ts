@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
-import { type Database, openPgliteDatabase } from '@kcore/db'
+import type { Database } from '@kcore/db'
+import { openTestPglite } from '@kcore/db/testing'
 import { createProvider, parseSnapshotFileName } from '@kcore/engine'
 import { createKcoreStore, ingestFile, type KcoreStore, syncFromProvider } from '@kcore/store'
 import { createHandler } from '../src/index.js'
@@ -25,7 +26,7 @@ export interface SeededServer {
 export async function startSeededServer(
   options: { seed?: boolean; providerUrl?: string } = {},
 ): Promise<SeededServer> {
-  const database = await openPgliteDatabase()
+  const database = await openTestPglite()
   const store = createKcoreStore(database)
   await store.migrate()
   if (options.providerUrl) {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createCalStore, MAX_EVENT_LINKS, MAX_YEAR, MIN_YEAR, seedDemoCalendar } from '@cal/store'
 import type { Database } from '@kcore/db'
-import { openPgliteDatabase } from '@kcore/db'
+import { openTestPglite } from '@kcore/db/testing'
 import { decomposeSnapshot } from '@kcore/engine'
 import { createKcoreStore } from '@kcore/store'
 import { followSource, type WebhookSource, webhookSubscriptions } from '@kcore/webhooks'
@@ -23,7 +23,7 @@ let tables: string[]
 let source: WebhookSource
 
 beforeAll(async () => {
-  database = await openPgliteDatabase()
+  database = await openTestPglite()
   const kcore = createKcoreStore(database)
   // Webhooks on: the messages of every accepted write are made after it (see the calendar run).
   const cal = createCalStore(database)

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { emptyCluster } from '@kcore/db/testing'
 import type { Handler } from '@kcore/http-adapter'
 import { expect, it } from 'vitest'
 import { assembleApp, openStores } from './app.js'
@@ -13,7 +14,7 @@ import { createLogger } from './logger.js'
 it('fails the start with the warm-up’s error and closes what it opened', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kcore-app-warm-fail-'))
   const config = loadConfig({
-    KCORE_DATA_DIR: dir,
+    KCORE_DATA_DIR: await emptyCluster(join(dir, 'db')),
     KCORE_SEED: 'false',
     KCORE_SCHEDULER_ENABLED: 'true',
   })

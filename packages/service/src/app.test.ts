@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { emptyCluster } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Receiver, startReceiver } from '../../webhooks/test/webhook-receiver.js'
 import { type App, createApp } from './app.js'
@@ -17,7 +18,7 @@ describe('createApp webhooks', () => {
 
   const start = async (env: Record<string, string>) => {
     const config = loadConfig({
-      KCORE_DATA_DIR: join(dir, String(apps.length)),
+      KCORE_DATA_DIR: await emptyCluster(join(dir, String(apps.length))),
       KCORE_SEED: 'false',
       KCORE_SCHEDULER_ENABLED: 'false',
       CAL_API_TOKENS: 'cal-token',
@@ -88,7 +89,8 @@ describe('createApp warm-up', () => {
     const dir = await mkdtemp(join(tmpdir(), 'kcore-app-warm-'))
     const lines: { level: string; msg: string; ms?: number; path?: string }[] = []
     const log = createLogger('debug', (line) => lines.push(JSON.parse(line)))
-    const config = loadConfig({ KCORE_DATA_DIR: dir, KCORE_SCHEDULER_ENABLED: 'false' })
+    const dataDir = await emptyCluster(join(dir, 'db'))
+    const config = loadConfig({ KCORE_DATA_DIR: dataDir, KCORE_SCHEDULER_ENABLED: 'false' })
     const app = await createApp(config, log)
     try {
       const warmed = lines.filter((line) => line.msg === 'warmed up')

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { emptyCluster } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, createApp } from './app.js'
 import { loadConfig } from './config.js'
@@ -14,7 +15,7 @@ describe('first start: AS names from the shipped slice', () => {
   const apps: App[] = []
   const start = async (name: string, env: Record<string, string> = {}) => {
     const config = loadConfig({
-      KCORE_DATA_DIR: join(dir, name),
+      KCORE_DATA_DIR: await emptyCluster(join(dir, name)),
       KCORE_SEED_DIR: join(dir, 'no-snapshots'),
       KCORE_SCHEDULER_ENABLED: 'false',
       ...env,

@@ -1,12 +1,12 @@
 import { readFile, rename, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { Database } from '../database.js'
 import { openSupervised } from '../pglite-database.js'
 import type { EngineEvents, PgliteEngine } from '../pglite-engine.js'
 import { startWorkerEngine } from '../pglite-worker-engine.js'
 import { EMPTY_AGAIN, fingerprintQuery } from './empty-database.js'
+import { pgliteVersion } from './pglite-version.js'
 
 /**
  * A fresh in-memory PGlite database. Starting PGlite costs 1.5–3 s even from a dumped empty
@@ -131,19 +131,4 @@ function pgliteTemplate(): Promise<Blob> {
     }
   })()
   return templateBlob
-}
-
-/** The installed PGlite's version: a template only fits the PGlite that wrote it. */
-function pgliteVersion(): string {
-  const require = createRequire(import.meta.url)
-  let dir = dirname(require.resolve('@electric-sql/pglite'))
-  for (;;) {
-    try {
-      const pkg = require(join(dir, 'package.json')) as { name?: string; version?: string }
-      if (pkg.name === '@electric-sql/pglite' && pkg.version) return pkg.version
-    } catch {}
-    const parent = dirname(dir)
-    if (parent === dir) return 'unknown'
-    dir = parent
-  }
 }
