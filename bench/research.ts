@@ -4,6 +4,9 @@
 //      (the route must not hold the whole answer);
 //   2. autocannon, 16 connections, BENCH_SECONDS each: GET core?top=100, distribution, and movers
 //      between 2024-01-01 and 2024-08-01: p50 and p99.
+// The CSV, core and movers are measured twice, as is and with `include=names` (issue #43: names
+// must not slow the default answer), with the shipped AS-name slice imported as `kcore serve`
+// seeds it (packages/service/data/as-names); then each names figure over its default one.
 //
 //   pnpm bench:research                       PGlite in memory
 //   BENCH_DB=postgres pnpm bench:research     a throwaway database on DATABASE_URL
@@ -13,12 +16,13 @@
 import { readFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAdaptorServer } from '@hono/node-server'
 import { type Database, openPgliteDatabase, openPostgresDatabase } from '@kcore/db'
 import { decomposeSnapshot } from '@kcore/engine'
 import { createHandler } from '@kcore/http-adapter'
-import { createKcoreStore } from '@kcore/store'
+import { createKcoreStore, importAsRegistry } from '@kcore/store'
 import autocannon from 'autocannon'
 import { sql } from 'kysely'
 import postgres from 'postgres'
@@ -57,6 +61,18 @@ for (const [file, date] of [
     source: file,
   })
 }
+const namesDir = fileURLToPath(new URL('../packages/service/data/as-names/', import.meta.url))
+const slice = JSON.parse(await readFile(join(namesDir, 'slice.json'), 'utf8')) as {
+  source: string
+  date: string
+  files: Record<string, unknown>
+}
+const registry = await importAsRegistry(
+  store,
+  Object.keys(slice.files).map((name) => join(namesDir, `${name}.gz`)),
+  { source: slice.source, date: slice.date },
+)
+console.log(`AS names: ${registry.asn_count} ASNs from ${registry.source}`)
 // What autovacuum does on a live database: statistics and the visibility map (index-only scans).
 if (engine === 'postgres') await sql`vacuum analyze`.execute(database.db)
 const handler = createHandler({
@@ -75,58 +91,81 @@ const base = await new Promise<string>((resolve) =>
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const ratio = (names: number, plain: number) => `${(names / plain).toFixed(2)}×`
+const NAMED = ' + names'
+const withNames = (path: string) => `${path}${path.includes('?') ? '&' : '?'}include=names`
 
 try {
-  // 1. CSV: time to last byte and peak memory while streaming.
+  // 1. CSV: time to last byte and peak memory while streaming, the two variants alternating
+  // round by round so a change of load on the machine weighs on both alike.
   const csvPath = '/api/snapshots/2024-08-01/shells?format=csv'
-  const times: number[] = []
-  let size = 0
-  let peakRss = 0
-  let peakHeap = 0
+  const csv = new Map(
+    [csvPath, withNames(csvPath)].map((path) => [
+      path,
+      { times: [] as number[], size: 0, peakRss: 0, peakHeap: 0 },
+    ]),
+  )
   for (let round = 0; round <= csvRounds; round++) {
-    global.gc?.()
-    const idle = process.memoryUsage()
-    let rss = 0
-    let heap = 0
-    const sampler = setInterval(() => {
-      const m = process.memoryUsage()
-      rss = Math.max(rss, m.rss - idle.rss)
-      heap = Math.max(heap, m.heapUsed - idle.heapUsed)
-    }, 2)
-    const started = performance.now()
-    const res = await fetch(base + csvPath)
-    const reader = res.body!.getReader()
-    size = 0
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.length
+    for (const [path, run] of csv) {
+      global.gc?.()
+      const idle = process.memoryUsage()
+      let rss = 0
+      let heap = 0
+      const sampler = setInterval(() => {
+        const m = process.memoryUsage()
+        rss = Math.max(rss, m.rss - idle.rss)
+        heap = Math.max(heap, m.heapUsed - idle.heapUsed)
+      }, 2)
+      const started = performance.now()
+      const res = await fetch(base + path)
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+      const reader = res.body!.getReader()
+      run.size = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        run.size += value.length
+      }
+      const elapsed = performance.now() - started
+      clearInterval(sampler)
+      if (round === 0) continue // warm-up
+      run.times.push(elapsed)
+      run.peakRss = Math.max(run.peakRss, rss)
+      run.peakHeap = Math.max(run.peakHeap, heap)
     }
-    const elapsed = performance.now() - started
-    clearInterval(sampler)
-    if (round === 0) continue // warm-up
-    times.push(elapsed)
-    peakRss = Math.max(peakRss, rss)
-    peakHeap = Math.max(peakHeap, heap)
   }
-  console.log(`\n${engine}: GET ${csvPath}`)
-  console.table({
+  console.log(`\n${engine}: GET ${csvPath} (${csvRounds} rounds each)`)
+  const csvRows: Record<string, unknown> = {}
+  for (const [path, run] of csv) {
+    csvRows[`CSV, full shell list${path === csvPath ? '' : NAMED}`] = {
+      size: mb(run.size),
+      'time to last byte, median (ms)': Math.round(median(run.times)),
+      'min..max (ms)': `${Math.round(Math.min(...run.times))}..${Math.round(Math.max(...run.times))}`,
+      'peak heap above idle': mb(run.peakHeap),
+      'peak RSS above idle': mb(run.peakRss),
+    }
+  }
+  console.table(csvRows)
+  const plainCsv = csv.get(csvPath)!
+  const namedCsv = csv.get(withNames(csvPath))!
+  const ratios: Record<string, unknown> = {
     'CSV, full shell list': {
-      size: mb(size),
-      'time to last byte, median (ms)': Math.round(median(times)),
-      'min..max (ms)': `${Math.round(Math.min(...times))}..${Math.round(Math.max(...times))}`,
-      'peak heap above idle': mb(peakHeap),
-      'peak RSS above idle': mb(peakRss),
+      'time to last byte, median': ratio(median(namedCsv.times), median(plainCsv.times)),
     },
-  })
+  }
 
   // 2. Latency at 16 connections.
+  const core = '/api/snapshots/2024-08-01/core?top=100'
+  const movers = '/api/movers?from=2024-01-01&to=2024-08-01'
   const paths = {
-    'core?top=100': '/api/snapshots/2024-08-01/core?top=100',
+    'core?top=100': core,
+    [`core?top=100${NAMED}`]: withNames(core),
     distribution: '/api/snapshots/2024-08-01/distribution',
-    'movers 2024-01-01 -> 2024-08-01': '/api/movers?from=2024-01-01&to=2024-08-01',
+    'movers 2024-01-01 -> 2024-08-01': movers,
+    [`movers 2024-01-01 -> 2024-08-01${NAMED}`]: withNames(movers),
   }
-  const rows: Record<string, unknown> = {}
+  type Row = { 'req/s': number; 'p50 (ms)': number; 'p99 (ms)': number; errors: number }
+  const rows: Record<string, Row> = {}
   for (const [name, path] of Object.entries(paths)) {
     const check = await fetch(base + path)
     if (check.status !== 200) throw new Error(`${path}: ${check.status} ${await check.text()}`)
@@ -142,6 +181,17 @@ try {
   }
   console.log(`\n${engine}: 16 connections, ${seconds} s each`)
   console.table(rows)
+  for (const [name, named] of Object.entries(rows)) {
+    const plain = name.endsWith(NAMED) ? rows[name.slice(0, -NAMED.length)] : undefined
+    if (!plain) continue
+    ratios[name.slice(0, -NAMED.length)] = {
+      'req/s': ratio(named['req/s'], plain['req/s']),
+      p50: ratio(named['p50 (ms)'], plain['p50 (ms)']),
+      p99: ratio(named['p99 (ms)'], plain['p99 (ms)']),
+    }
+  }
+  console.log(`\n${engine}: include=names over the default answer (1.00× = no cost)`)
+  console.table(ratios)
 } finally {
   app.closeAllConnections()
   await new Promise((r) => app.close(r))

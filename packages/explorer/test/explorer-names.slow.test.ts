@@ -118,6 +118,59 @@ describe('the explorer with AS names', () => {
     await Promise.all([page.close(), copy.close()])
   }, 90_000)
 
+  it('draws the chart while the names are held, then relabels it, never with a stale render', async () => {
+    // 15169 is in no other case of this file, so the server has not answered its overview yet.
+    const hold = server.hold(15169)
+    const trendRequests: string[] = []
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname.startsWith('/api/trends/'))
+        trendRequests.push(request.url())
+    }
+    browser.context.on('request', onRequest)
+    try {
+      const page = await openPage('/?asns=15169&as=15169')
+      await hold.reached
+      const held = await chartPoints(page, ['AS15169', 'max shell index'])
+      expect(held).toMatchObject(await expectedPoints(server.url, [15169], { ip_version: 'ipv4' }))
+      expect(await legendLabels(page)).toEqual(['date', 'AS15169', 'max shell index'])
+      expect(await page.textContent('#asn-chips .chip-label')).toBe('AS15169')
+      expect(await page.textContent('#as-panel .registry')).toBe('Loading…')
+
+      // A newer render (normalized) while the names are still held: the first render's relabel,
+      // when they arrive, must not draw its raw values over it.
+      const raw = await page.getAttribute('#trend-chart', 'data-points')
+      // Every value written, however batched: each write's old value, then the last one.
+      await page.evaluate(() => {
+        const before: (string | null)[] = []
+        Object.assign(window, { before })
+        new MutationObserver((records) => before.push(...records.map((r) => r.oldValue))).observe(
+          document.getElementById('trend-chart') as HTMLElement,
+          { attributeFilter: ['data-points'], attributeOldValue: true },
+        )
+      })
+      await page.check('#normalized')
+      await chartPoints(page, ['AS15169', 'max shell index'])
+      hold.release()
+      await expect
+        .poll(() => legendLabels(page))
+        .toEqual(['date', 'AS15169 Google LLC', 'max shell index'])
+      expect(await page.textContent('#asn-chips .chip-label')).toBe('AS15169 Google LLC')
+      await page.waitForFunction(() => document.querySelector('#as-panel dl')?.children.length)
+      const drawn = await page.evaluate(() => [
+        ...(window as unknown as { before: string[] }).before.slice(1),
+        document.getElementById('trend-chart')?.dataset.points,
+      ])
+      expect(drawn.length).toBe(2) // the normalized chart, then the same relabelled
+      expect(drawn).not.toContain(raw)
+      // One trend request per render: the relabelling fetched none.
+      expect(trendRequests).toHaveLength(2)
+      await page.close()
+    } finally {
+      hold.release()
+      browser.context.off('request', onRequest)
+    }
+  }, 90_000)
+
   it('marks data breaks when the summary has them, and none when it has not', async () => {
     const page = await browser.context.newPage()
     await page.route('**/api/summary', async (route) => {

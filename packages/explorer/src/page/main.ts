@@ -21,7 +21,7 @@ import { breaksOf, breaksShown, breakText } from './data-breaks.js'
 import { download, pngCanvas } from './export-file.js'
 import { el, radios } from './page-elements.js'
 import { type ShownData, shownVersions, toCsv } from './shown-data.js'
-import { statusText } from './status-text.js'
+import { statusText, trendNote } from './status-text.js'
 import { followWidth } from './time-chart.js'
 import { drawSnapshots, drawTrend } from './trend-drawing.js'
 import { fetchTrend } from './trend-fetch.js'
@@ -181,12 +181,18 @@ async function render(): Promise<void> {
   const versions = versionsOf(view.ipVersion)
   const panel = panelAsn(view)
   if (panel !== panelAsnShown) showAsPanel(el.asPanel, panel, undefined)
-  const [answers, summary, overview] = await Promise.all([
+  // Names and the panel's facts come from each ASN's overview (fetched once per page): nothing
+  // waits for them, so a slow or failing /api/asns/{asn} leaves `AS13335` longer, never the chart.
+  const current = <T>(load: Promise<T>, then: (value: T) => void) =>
+    void load.then((value) => mine === generation && then(value))
+  const overviewOf = (asn: string) => directory.overview(asn).catch(() => undefined)
+  current(panel === undefined ? Promise.resolve(undefined) : overviewOf(panel), (overview) => {
+    showAsPanel(el.asPanel, panel, overview)
+    panelAsnShown = panel
+  })
+  const [answers, summary] = await Promise.all([
     Promise.all(versions.flatMap((v) => view.asns.map((asn) => fetchTrend(asn, v, view)))),
     summaryLoad.catch(() => undefined),
-    panel === undefined ? undefined : directory.overview(panel).catch(() => undefined),
-    // The names for the legends: each ASN's overview, fetched once per page.
-    Promise.all(view.asns.map((asn) => directory.overview(asn).catch(() => undefined))),
   ])
   if (mine !== generation) return
 
@@ -206,10 +212,10 @@ async function render(): Promise<void> {
       dateErrors.add(answer.error.message)
     }
   }
-  syncControls() // the names are known now
   // An ASN is unknown when no version drawn has it; in the both view, a version without it
   // is only an empty line.
   const asnErrors: string[] = []
+  const invalid: string[] = [] // chips drawn red
   for (const [asn, messages] of unknown) {
     if (messages.length < versions.length) {
       for (const list of trends.values())
@@ -217,8 +223,10 @@ async function render(): Promise<void> {
       continue
     }
     asnErrors.push(`AS${asn}: ${messages[0]}`)
-    el.chips.querySelector(`li[data-asn="${asn}"]`)?.classList.add('invalid')
+    invalid.push(asn)
   }
+  const chips = () => showChips(el.chips, view.asns, directory.label, panel, invalid)
+  chips()
   apiAsnMessages = asnErrors
   showAsnMessages()
   el.dateError.textContent = [...dateErrors].join('\n')
@@ -237,18 +245,21 @@ async function render(): Promise<void> {
       ),
     })),
   }
-  shown = shownVersions(input)
-  const breaks = breaksShown(breaksOf(summary), versions, shown.dates)
-  trendPlot?.destroy()
-  trendPlot = drawTrend(el.trendChart, shown, view.normalized, breaks)
+  const breaks = breaksShown(breaksOf(summary), versions, shownVersions(input).dates)
+  const draw = () => {
+    shown = shownVersions(input) // the legends read the names known now
+    trendPlot?.destroy()
+    trendPlot = drawTrend(el.trendChart, shown, view.normalized, breaks)
+  }
+  draw()
+  const labelsNow = () => view.asns.map(directory.label).join('\n')
+  const labelled = labelsNow() // what the chips and the chart say
   el.trendBreaks.replaceChildren(
     ...breaks.map((b) =>
       Object.assign(document.createElement('li'), { textContent: breakText(b) }),
     ),
   )
   el.trendNote.textContent = trendNote(trends, view)
-  showAsPanel(el.asPanel, panel, overview)
-  panelAsnShown = panel
   if (snapshotView !== view.ipVersion) {
     snapshotPlot?.destroy()
     snapshotPlot = drawSnapshots(el.snapshotChart, snapshots, view.ipVersion)
@@ -258,25 +269,18 @@ async function render(): Promise<void> {
     firstRender = false
     document.documentElement.dataset.firstRenderMs = String(Math.round(performance.now()))
   }
+  // The names arrived: the same trends, relabelled (chips, legends and the hover legend).
+  current(Promise.all(view.asns.map(overviewOf)), () => {
+    if (labelsNow() === labelled) return
+    chips()
+    draw()
+  })
 }
 let panelAsnShown: string | undefined
 
 function showAsnMessages(): void {
   el.asnError.textContent = [inputMessage, ...apiAsnMessages].filter(Boolean).join('\n')
   el.asnInput.setAttribute('aria-invalid', String(el.asnError.textContent !== ''))
-}
-
-function trendNote(
-  trends: Map<IpVersion, { asn: string; points: TrendPoint[] }[]>,
-  view: ViewState,
-): string {
-  if (view.asns.length === 0) return 'Add an ASN or a name above to chart its shell index.'
-  const notes: string[] = []
-  for (const [version, list] of trends) {
-    const empty = list.filter((t) => t.points.length === 0).map((t) => `AS${t.asn}`)
-    if (empty.length) notes.push(`No ${version} point in this range for ${empty.join(', ')}.`)
-  }
-  return notes.join(' ')
 }
 
 const fileStem = () =>

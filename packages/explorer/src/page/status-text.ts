@@ -1,4 +1,5 @@
-import type { HealthResponse, SnapshotsResponse, SummaryResponse } from './api-types.js'
+import type { HealthResponse, SnapshotsResponse, SummaryResponse, TrendPoint } from './api-types.js'
+import type { IpVersion, ViewState } from './view-state.js'
 
 const VERSIONS = [
   ['ipv4', 'IPv4'],
@@ -30,4 +31,18 @@ export function statusText(
   const dialect = health.database.dialect ? ` (${health.database.dialect})` : ''
   parts.push(`database ${health.database.status}${dialect}, v${health.version}`)
   return parts.join(' · ')
+}
+
+/** The note under the trend chart: what to do with no ASN, which ASNs have no point drawn. */
+export function trendNote(
+  trends: Map<IpVersion, { asn: string; points: TrendPoint[] }[]>,
+  view: ViewState,
+): string {
+  if (view.asns.length === 0) return 'Add an ASN or a name above to chart its shell index.'
+  const notes: string[] = []
+  for (const [version, list] of trends) {
+    const empty = list.filter((t) => t.points.length === 0).map((t) => `AS${t.asn}`)
+    if (empty.length) notes.push(`No ${version} point in this range for ${empty.join(', ')}.`)
+  }
+  return notes.join(' ')
 }
