@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { SlowFirst } from './.ci/slow-first.js'
 import { SlowestFiles } from './.ci/slowest-files.js'
 
 // Three sizes of one suite (see "Tests" in the README):
@@ -61,6 +62,10 @@ export default defineConfig({
     // start leave it out (seed-names.test.ts asks for it with a config of its own).
     env: { KCORE_SEED_NAMES: 'false', ...(process.env.FUZZ_RUNS ? {} : { FUZZ_RUNS }) },
     reporters: ['default', new SlowestFiles()],
+    // Unless the files are shuffled (`test:flakes`): a sequencer set here would win over it.
+    ...(process.argv.some((arg) => arg.startsWith('--sequence.shuffle'))
+      ? {}
+      : { sequence: { sequencer: SlowFirst } }),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

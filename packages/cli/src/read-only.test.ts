@@ -2,6 +2,7 @@ import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { emptyCluster } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CliIo, main } from './program.js'
 
@@ -48,7 +49,8 @@ describe('kcore commands on files and data that are not there', () => {
   it('a parse error names the file and the line', async () => {
     const file = join(dir, '20140601.as-rel.txt.bz2')
     await copyFile(MALFORMED, file)
-    const { code, stderr } = await run(['ingest', '--data-dir', join(dir, 'db'), file])
+    const dataDir = await emptyCluster(join(dir, 'db'))
+    const { code, stderr } = await run(['ingest', '--data-dir', dataDir, file])
     expect(code).toBe(1)
     expect(stderr).toMatch(new RegExp(`^kcore: ${file}: .*line 165`))
   })

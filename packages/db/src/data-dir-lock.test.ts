@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.js'
 import { openPgliteDatabase } from './open-pglite-database.js'
-import { testDatabases } from './testing.js'
+import { emptyCluster, testDatabases } from './testing.js'
 
 const temps: string[] = []
 afterAll(async () => {
@@ -42,7 +42,7 @@ async function holder(dir: string) {
 
 describe('data directory lock', () => {
   it('refuses a second opener in the same process with one line, and frees the directory on close', async () => {
-    const dir = join(await parent(), 'data')
+    const dir = await emptyCluster(join(await parent(), 'data'))
     const first = await openPgliteDatabase(dir)
     const files = await readdir(dir)
     const second = openPgliteDatabase(dir)

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from './database.js'
 import { DatabaseUnavailableError } from './database-errors.js'
 import { openPgliteDatabase } from './open-pglite-database.js'
-import { propertyRuns, testDatabases } from './testing.js'
+import { emptyCluster, propertyRuns, testDatabases } from './testing.js'
 
 // What must hold now that PGlite answers from a worker thread: values, errors and
 // notifications cross it as they were, and a thread that dies is a failed engine.
@@ -188,7 +188,7 @@ describe('a PGlite worker thread that dies', () => {
       warn: (m: string) => logs.push(m),
       error: (m: string) => logs.push(m),
     }
-    const database = await openPgliteDatabase(join(dir, 'data'), { log })
+    const database = await openPgliteDatabase(await emptyCluster(join(dir, 'data')), { log })
     try {
       await sql`create table t (id int primary key)`.execute(database.db)
       await sql`insert into t values (1)`.execute(database.db)

@@ -90,7 +90,12 @@ describe('createApp warm-up', () => {
     const lines: { level: string; msg: string; ms?: number; path?: string }[] = []
     const log = createLogger('debug', (line) => lines.push(JSON.parse(line)))
     const dataDir = await emptyCluster(join(dir, 'db'))
-    const config = loadConfig({ KCORE_DATA_DIR: dataDir, KCORE_SCHEDULER_ENABLED: 'false' })
+    // Unseeded: the warm-up reads health alone, whatever the stores hold.
+    const config = loadConfig({
+      KCORE_DATA_DIR: dataDir,
+      KCORE_SEED: 'false',
+      KCORE_SCHEDULER_ENABLED: 'false',
+    })
     const app = await createApp(config, log)
     try {
       const warmed = lines.filter((line) => line.msg === 'warmed up')
