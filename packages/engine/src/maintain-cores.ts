@@ -32,6 +32,8 @@ export function maintainCores(
   const { addedLinks } = change
   const core = new Uint32Array(total)
   core.set(shells)
+  // A removed node keeps core 0, so the hot loops of bound() and settle() need not skip it:
+  // it is below every core that counts (a node of core 0 has no support to lose, none to give).
   const removed = new Uint8Array(total)
   for (const node of change.removedNodes) {
     removed[node] = 1
@@ -40,9 +42,16 @@ export function maintainCores(
   // links added so far, per node (few: the CSR stays as it is)
   const extra = new Map<number, number[]>()
   let maxCore = 0
-  for (let v = 0; v < n; v++) if (core[v]! > maxCore) maxCore = core[v]!
+  let maxDegree = 0
+  for (let v = 0; v < n; v++) {
+    if (core[v]! > maxCore) maxCore = core[v]!
+    if (offsets[v + 1]! - offsets[v]! > maxDegree) maxDegree = offsets[v + 1]! - offsets[v]!
+  }
   // neighbours below a node's core, by core (scratch of bound())
   const below = new Uint32Array(maxCore + addedLinks.length / 2 + 2)
+  // bound()'s neighbours of core equal to the node's: the ones a drop by 1 takes support from
+  const equal = new Uint32Array(maxDegree + addedLinks.length / 2 + 1)
+  let equals = 0
   // neighbours of core at least the node's own, where known (a lower bound of it)
   const support = new Uint32Array(total)
   const known = new Uint8Array(total)
@@ -60,21 +69,28 @@ export function maintainCores(
   const bound = (v: number): number => {
     const cv = core[v]!
     let atLeast = 0
+    equals = 0
     const from = v < n ? offsets[v]! : 0
     const to = v < n ? offsets[v + 1]! : 0
     for (let e = from; e < to; e++) {
       const u = neighbors[e]!
-      if (removed[u] || cut?.[e]) continue
+      if (cut?.[e]) continue
       const cu = core[u]!
-      if (cu >= cv) atLeast++
-      else below[cu]!++
+      if (cu < cv) below[cu]!++
+      else {
+        atLeast++
+        if (cu === cv) equal[equals++] = u
+      }
     }
     const more = extra.get(v)
     if (more) {
       for (const u of more) {
         const cu = core[u]!
-        if (cu >= cv) atLeast++
-        else below[cu]!++
+        if (cu < cv) below[cu]!++
+        else {
+          atLeast++
+          if (cu === cv) equal[equals++] = u
+        }
       }
     }
     work += to - from + (more?.length ?? 0)
@@ -101,18 +117,19 @@ export function maintainCores(
       const h = bound(v)
       if (h === old) continue
       core[v] = h
-      if (v < n) {
-        for (let e = offsets[v]!, end = offsets[v + 1]!; e < end; e++) {
-          const u = neighbors[e]!
-          if (removed[u] || cut?.[e]) continue
-          const cu = core[u]!
-          if (cu > h && cu <= old) lose(u, cu)
+      // a drop by 1 (the usual one) takes support from the neighbours bound() just listed
+      if (h === old - 1) for (let i = 0; i < equals; i++) lose(equal[i]!, old)
+      else {
+        if (v < n) {
+          for (let e = offsets[v]!, end = offsets[v + 1]!; e < end; e++) {
+            const u = neighbors[e]!
+            if (cut?.[e]) continue
+            const cu = core[u]!
+            if (cu > h && cu <= old) lose(u, cu)
+          }
+          work += offsets[v + 1]! - offsets[v]!
         }
-        work += offsets[v + 1]! - offsets[v]!
-      }
-      const more = extra.get(v)
-      if (more) {
-        for (const u of more) {
+        for (const u of extra.get(v) ?? []) {
           const cu = core[u]!
           if (cu > h && cu <= old) lose(u, cu)
         }

@@ -1,11 +1,15 @@
+import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import Graph from 'graphology'
 import { coreNumber } from 'graphology-cores'
 import { describe, expect, it } from 'vitest'
+import { caidaDir } from '../test/caida-data.js'
 import type { AsGraph } from './as-graph.js'
 import { coreDecomposition } from './core-decomposition.js'
 import type { GraphChange } from './graph-change.js'
 import { parseAsRel } from './parse-as-rel.js'
+import { recomputeCores } from './recompute-cores.js'
+import { resolveGraphChange } from './resolve-graph-change.js'
 import { changeArbitrary, graphArbitrary, linksOf } from './what-if.fixture.js'
 import { type ShellChange, type WhatIfResult, whatIf } from './what-if.js'
 
@@ -315,5 +319,31 @@ describe('whatIf: properties', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
     )
+  })
+})
+
+describe('whatIf: a real file', () => {
+  // A hub's removal lowers most of the top shell, its hubs too: the case maintenance serves
+  // at its widest (and several hubs at once, past which it gives way to a recomputation).
+  it('removes the largest hubs as a recomputation does, one and several at once', async () => {
+    const graph = await parseAsRel(await readFile(`${caidaDir}20130201.as-rel.txt.bz2`))
+    const before = coreDecomposition(graph)
+    const degree = (v: number) => graph.offsets[v + 1]! - graph.offsets[v]!
+    const byDegree = [...graph.asns.keys()].sort((a, b) => degree(b) - degree(a))
+    const hubs = byDegree.slice(0, 10).map((v) => graph.asns[v]!)
+    for (const removeAsns of [[hubs[0]!], [hubs[1]!], [hubs[2]!], hubs.slice(0, 2), hubs]) {
+      const { changes } = whatIf(graph, { removeAsns }, { before })
+      const resolved = resolveGraphChange(graph, { removeAsns })
+      const recomputed = recomputeCores(graph, resolved, undefined)
+      const moved = new Map(changes.map((change) => [change.asn, change.after]))
+      const gone = new Set(resolved.removedNodes)
+      const differ = [...graph.asns].findIndex(
+        (asn, v) =>
+          (moved.has(asn) ? moved.get(asn) : before.shells[v]) !==
+          (gone.has(v) ? null : recomputed[v]),
+      )
+      expect(differ, String(removeAsns)).toBe(-1)
+      expect(changes.length, String(removeAsns)).toBeGreaterThan(removeAsns.length)
+    }
   })
 })
