@@ -13,6 +13,7 @@ import type {
 import { replyError } from './decompose-reply-error.js'
 import { detectCompression } from './detect-compression.js'
 import type { GraphChange } from './graph-change.js'
+import { unpackWhatIf } from './packed-what-if.js'
 import { sharedDecomposition, sharedGraph } from './shared-graph.js'
 import { startWorker } from './start-decompose-worker.js'
 import type { WhatIfOptions, WhatIfResult } from './what-if.js'
@@ -114,7 +115,7 @@ export class DecomposePool {
       lead.postMessage(job)
     })
     if (reply.output !== 'what-if') throw new Error('unreachable: a what-if answer was asked for')
-    return reply.result
+    return unpackWhatIf(reply.result)
   }
 
   async #run(

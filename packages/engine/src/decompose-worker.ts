@@ -7,6 +7,7 @@ import type { DecomposeJob, DecomposeReply, PartJob, WhatIfJob } from './decompo
 import type { Decomposed } from './decompose-pool.js'
 import { decomposeSnapshot } from './decompose-snapshot.js'
 import { encodeGraphLinks } from './encode-graph-links.js'
+import { packWhatIf } from './packed-what-if.js'
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressedCapError } from './parse-as-rel.js'
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 import { whatIf } from './what-if.js'
@@ -36,13 +37,16 @@ port.on('message', async (job: DecomposeJob | PartJob | WhatIfJob) => {
   }
   if (job.kind === 'what-if') {
     let reply: DecomposeReply
+    let transfer: ArrayBuffer[] = []
     try {
       const options = job.before ? { before: job.before } : {}
-      reply = { ok: true, output: 'what-if', result: whatIf(job.graph, job.change, options) }
+      const result = packWhatIf(whatIf(job.graph, job.change, options))
+      reply = { ok: true, output: 'what-if', result }
+      transfer = [bufferOf(result.changes)]
     } catch (error) {
       reply = failure(error)
     }
-    port.postMessage(reply)
+    port.postMessage(reply, transfer)
     return
   }
   let result: Decomposed
