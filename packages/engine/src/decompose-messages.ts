@@ -34,6 +34,8 @@ export interface WhatIfJob {
   graph: AsGraph
   change: GraphChange
   before?: CoreDecomposition
+  /** Names the pair `graph`, `before` (the same in every job about them): see `orderFor`. */
+  key?: number
 }
 
 /** @internal A helper's share of a split snapshot; its `AsRelPart` goes to `lead`. */

@@ -1,5 +1,6 @@
 import type { AsGraph } from './as-graph.js'
 import type { ResolvedChange } from './resolve-graph-change.js'
+import type { ShellOrder } from './shell-order.js'
 
 /**
  * The core numbers after `change`, updated from `shells` (the graph's) in the region the change
@@ -25,6 +26,7 @@ export function maintainCores(
   change: ResolvedChange,
   cut: Uint8Array | undefined,
   budget: number,
+  order?: ShellOrder,
 ): Uint32Array | undefined {
   const { offsets, neighbors } = graph
   const n = graph.asns.length
@@ -54,7 +56,7 @@ export function maintainCores(
   let equals = 0
   // neighbours of core at least the node's own, where known (a lower bound of it)
   const support = new Uint32Array(total)
-  const known = new Uint8Array(total)
+  const counted = new Uint8Array(total)
   const stack = new Uint32Array(total)
   const queued = new Uint8Array(total)
   let top = 0
@@ -65,11 +67,37 @@ export function maintainCores(
     stack[top++] = v
   }
 
+  // `order` holds while cores only go down (no link added yet): see ShellOrder
+  let ordered = order !== undefined
   /** `min(c(v), h(v))`: the largest k ≤ c(v) with k neighbours of core ≥ k (`support[v]`). */
   const bound = (v: number): number => {
     const cv = core[v]!
     let atLeast = 0
     equals = 0
+    // The neighbours `order` leaves out are of core < low: if the bound is ≥ low, they are not
+    // needed to find it (nor among the equal-core ones).
+    const low = ordered && v < n ? shells[v]! - 1 : cv + 1
+    if (cv >= low) {
+      const { from, edges } = order!
+      for (let i = from[v]!, end = from[v + 1]!; i < end; i++) {
+        const e = edges[i]!
+        if (cut?.[e]) continue
+        const u = neighbors[e]!
+        const cu = core[u]!
+        if (cu < cv) below[cu]!++
+        else {
+          atLeast++
+          if (cu === cv) equal[equals++] = u
+        }
+      }
+      work += from[v + 1]! - from[v]!
+      let k = cv
+      while (k > low && atLeast < k) atLeast += below[--k]!
+      below.fill(0, 0, cv)
+      if (atLeast >= k) return known(v, k, atLeast)
+      atLeast = 0
+      equals = 0
+    }
     const from = v < n ? offsets[v]! : 0
     const to = v < n ? offsets[v + 1]! : 0
     for (let e = from; e < to; e++) {
@@ -97,8 +125,13 @@ export function maintainCores(
     let k = cv
     while (k > 0 && atLeast < k) atLeast += below[--k]!
     below.fill(0, 0, cv)
+    return known(v, k, atLeast)
+  }
+
+  /** Records `v`'s support (`atLeast` neighbours of core ≥ `k`) and returns its bound `k`. */
+  const known = (v: number, k: number, atLeast: number): number => {
     support[v] = atLeast
-    known[v] = 1
+    counted[v] = 1
     return k
   }
 
@@ -141,7 +174,7 @@ export function maintainCores(
 
   /** Node `u` (of core `cu`) has lost one neighbour of core at least its own. */
   const lose = (u: number, cu: number) => {
-    if (!known[u]) push(u)
+    if (!counted[u]) push(u)
     else if (--support[u]! < cu) push(u)
   }
 
@@ -168,6 +201,7 @@ export function maintainCores(
   if (!settle()) return undefined
 
   // additions, one link at a time
+  ordered = false
   const seen = new Uint32Array(addedLinks.length > 0 ? total : 0)
   const frontier: number[] = []
   for (let i = 0; i < addedLinks.length; i += 2) {
@@ -201,7 +235,7 @@ export function maintainCores(
     if (work > budget) return undefined
     for (const v of raised) {
       core[v] = k + 1
-      known[v] = 0
+      counted[v] = 0
       push(v)
     }
     if (!settle()) return undefined

@@ -10,6 +10,7 @@ import type { GraphChange } from './graph-change.js'
 import { parseAsRel } from './parse-as-rel.js'
 import { recomputeCores } from './recompute-cores.js'
 import { resolveGraphChange } from './resolve-graph-change.js'
+import { shellOrder } from './shell-order.js'
 import { changeArbitrary, graphArbitrary, linksOf } from './what-if.fixture.js'
 import { type ShellChange, type WhatIfResult, whatIf } from './what-if.js'
 
@@ -328,11 +329,15 @@ describe('whatIf: a real file', () => {
   it('removes the largest hubs as a recomputation does, one and several at once', async () => {
     const graph = await parseAsRel(await readFile(`${caidaDir}20130201.as-rel.txt.bz2`))
     const before = coreDecomposition(graph)
+    const order = shellOrder(graph, before.shells)
     const degree = (v: number) => graph.offsets[v + 1]! - graph.offsets[v]!
     const byDegree = [...graph.asns.keys()].sort((a, b) => degree(b) - degree(a))
     const hubs = byDegree.slice(0, 10).map((v) => graph.asns[v]!)
     for (const removeAsns of [[hubs[0]!], [hubs[1]!], [hubs[2]!], hubs.slice(0, 2), hubs]) {
       const { changes } = whatIf(graph, { removeAsns }, { before })
+      expect(whatIf(graph, { removeAsns }, { before, order })).toEqual(
+        whatIf(graph, { removeAsns }, { before }),
+      )
       const resolved = resolveGraphChange(graph, { removeAsns })
       const recomputed = recomputeCores(graph, resolved, undefined)
       const moved = new Map(changes.map((change) => [change.asn, change.after]))

@@ -5,6 +5,7 @@ import type { GraphChange } from './graph-change.js'
 import { maintainCores } from './maintain-cores.js'
 import { recomputeCores } from './recompute-cores.js'
 import { type ResolvedChange, resolveGraphChange } from './resolve-graph-change.js'
+import type { ShellOrder } from './shell-order.js'
 
 /** One AS whose shell index a change moves. */
 export interface ShellChange {
@@ -54,6 +55,11 @@ export interface WhatIfOptions {
    * spares computing it again. It must be that graph's; it is not checked beyond its size.
    */
   before?: CoreDecomposition
+  /**
+   * @internal `shellOrder(graph, before.shells)`, when the caller keeps one for repeated
+   * questions: speeds up removals. Used only with `before`, and must be made from it.
+   */
+  order?: ShellOrder
 }
 
 /**
@@ -98,8 +104,14 @@ export function whatIf(
   const after =
     (reachesFar(graph, resolved, removalOnly ? 1.5 * links : links / 8)
       ? undefined
-      : maintainCores(graph, before.shells, resolved, cut, removalOnly ? 2 * links : links / 2)) ??
-    recomputeCores(graph, resolved, cut)
+      : maintainCores(
+          graph,
+          before.shells,
+          resolved,
+          cut,
+          removalOnly ? 2 * links : links / 2,
+          options.before && options.order,
+        )) ?? recomputeCores(graph, resolved, cut)
   return describeChange(graph, before, resolved, after)
 }
 
