@@ -74,27 +74,25 @@ export function maintainCores(
     const cv = core[v]!
     let atLeast = 0
     equals = 0
-    // The neighbours `order` leaves out are of core < low: if the bound is ≥ low, they are not
-    // needed to find it (nor among the equal-core ones).
+    // The neighbours `order` leaves out are of core < low = c0(v) - 1 ≤ c(v): if the bound is
+    // c(v), or c(v) - 1 ≥ low, they are not needed to find it (nor among the equal-core ones).
     const low = ordered && v < n ? shells[v]! - 1 : cv + 1
     if (cv >= low) {
       const { from, edges } = order!
+      let oneBelow = 0
       for (let i = from[v]!, end = from[v + 1]!; i < end; i++) {
         const e = edges[i]!
         if (cut?.[e]) continue
         const u = neighbors[e]!
         const cu = core[u]!
-        if (cu < cv) below[cu]!++
-        else {
+        if (cu >= cv) {
           atLeast++
           if (cu === cv) equal[equals++] = u
-        }
+        } else if (cu === cv - 1) oneBelow++
       }
       work += from[v + 1]! - from[v]!
-      let k = cv
-      while (k > low && atLeast < k) atLeast += below[--k]!
-      below.fill(0, 0, cv)
-      if (atLeast >= k) return known(v, k, atLeast)
+      if (atLeast >= cv) return known(v, cv, atLeast)
+      if (cv > low && atLeast + oneBelow >= cv - 1) return known(v, cv - 1, atLeast + oneBelow)
       atLeast = 0
       equals = 0
     }
