@@ -321,6 +321,34 @@ describe('whatIf: properties', () => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
     )
   })
+
+  it('answers the same with a shell order: the top shell, every AS, absent and repeated ASes', async () => {
+    const graph = await parseAsRel(text)
+    const before = coreDecomposition(graph)
+    const order = shellOrder(graph, before.shells)
+    const changes: GraphChange[] = [
+      { removeAsns: [1, 2, 3, 4] },
+      { removeAsns: [...graph.asns] },
+      { removeAsns: [99, 4_294_967_295] },
+      { removeAsns: [4, 4, 1, 4] },
+      { removeAsns: [1], removeLinks: [[5, 6]], addLinks: [[7, 5]] },
+    ]
+    for (const change of changes) {
+      const expected = modelWhatIf(graph, change)
+      expect(whatIf(graph, change, { before, order }), JSON.stringify(change)).toEqual(expected)
+    }
+    const graphAndChange = graphArbitrary().chain((graph) =>
+      changeArbitrary(graph).map((change) => ({ graph, change })),
+    )
+    fc.assert(
+      fc.property(graphAndChange, ({ graph, change }) => {
+        const before = coreDecomposition(graph)
+        const order = shellOrder(graph, before.shells)
+        expect(whatIf(graph, change, { before, order })).toEqual(modelWhatIf(graph, change))
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    )
+  })
 })
 
 describe('whatIf: a real file', () => {
