@@ -96,20 +96,20 @@ export function whatIf(
   }
   const resolved = resolveGraphChange(graph, change)
   const cut = cutLinks(graph, resolved.removedLinks)
-  // A removal only lowers cores, mostly by one, so maintenance stays near the change: it
-  // costs ~7 ms per graph's worth of neighbour visits against ~15 ms for a recomputation (2024
-  // snapshot), so it may go twice as far. Links added may raise whole shells: kept tighter.
-  const links = graph.neighbors.length
+  // A removal only lowers cores, mostly by one, so maintenance stays near the change: it costs
+  // ~7 ms per CSR's length of neighbour visits against ~15 ms for a recomputation (2024
+  // snapshot), so it may go twice that far. Links added may raise whole shells: kept tighter.
+  const csr = graph.neighbors.length
   const removalOnly = resolved.addedLinks.length === 0
   const after =
-    (reachesFar(graph, resolved, removalOnly ? 1.5 * links : links / 8)
+    (reachesFar(graph, resolved, removalOnly ? 1.5 * csr : csr / 8)
       ? undefined
       : maintainCores(
           graph,
           before.shells,
           resolved,
           cut,
-          removalOnly ? 2 * links : links / 2,
+          removalOnly ? 2 * csr : csr / 2,
           options.before && options.order,
         )) ?? recomputeCores(graph, resolved, cut)
   return describeChange(graph, before, resolved, after)
