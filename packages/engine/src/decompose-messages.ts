@@ -2,7 +2,7 @@ import type { MessagePort } from 'node:worker_threads'
 import type { AsGraph } from './as-graph.js'
 import type { CoreDecomposition } from './core-decomposition.js'
 import type { GraphChange } from './graph-change.js'
-import type { WhatIfResult } from './what-if.js'
+import type { PackedWhatIf } from './packed-what-if.js'
 
 /**
  * @internal What a worker sends back of the graph: all of it (`graph`), or its links encoded
@@ -34,6 +34,8 @@ export interface WhatIfJob {
   graph: AsGraph
   change: GraphChange
   before?: CoreDecomposition
+  /** Names the pair `graph`, `before` (the same in every job about them): see `orderFor`. */
+  key?: number
 }
 
 /** @internal A helper's share of a split snapshot; its `AsRelPart` goes to `lead`. */
@@ -51,7 +53,7 @@ export interface PartJob {
 export type DecomposeReply =
   | { ok: true; output: 'graph'; graph: AsGraph; decomposition: CoreDecomposition }
   | ({ ok: true; output: 'links' } & DecomposedLinks)
-  | { ok: true; output: 'what-if'; result: WhatIfResult }
+  | { ok: true; output: 'what-if'; result: PackedWhatIf }
   | { ok: false; name: string; message: string; line: number | undefined }
 
 /** A snapshot decomposed, its graph's links encoded ({@link DecomposePool.decomposeToLinks}). */

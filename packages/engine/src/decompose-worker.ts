@@ -7,7 +7,9 @@ import type { DecomposeJob, DecomposeReply, PartJob, WhatIfJob } from './decompo
 import type { Decomposed } from './decompose-pool.js'
 import { decomposeSnapshot } from './decompose-snapshot.js'
 import { encodeGraphLinks } from './encode-graph-links.js'
+import { packWhatIf } from './packed-what-if.js'
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressedCapError } from './parse-as-rel.js'
+import { type ShellOrder, shellOrder } from './shell-order.js'
 import { stitchAsRelParts } from './stitch-as-rel-parts.js'
 import { whatIf } from './what-if.js'
 
@@ -36,13 +38,16 @@ port.on('message', async (job: DecomposeJob | PartJob | WhatIfJob) => {
   }
   if (job.kind === 'what-if') {
     let reply: DecomposeReply
+    let transfer: ArrayBuffer[] = []
     try {
-      const options = job.before ? { before: job.before } : {}
-      reply = { ok: true, output: 'what-if', result: whatIf(job.graph, job.change, options) }
+      const options = job.before ? { before: job.before, order: orderFor(job) } : {}
+      const result = packWhatIf(whatIf(job.graph, job.change, options))
+      reply = { ok: true, output: 'what-if', result }
+      transfer = [bufferOf(result.changes)]
     } catch (error) {
       reply = failure(error)
     }
-    port.postMessage(reply)
+    port.postMessage(reply, transfer)
     return
   }
   let result: Decomposed
@@ -74,6 +79,24 @@ port.on('message', async (job: DecomposeJob | PartJob | WhatIfJob) => {
   const reply: DecomposeReply = { ok: true, output: 'graph', graph, decomposition }
   port.postMessage(reply, [...buffers])
 })
+
+/** The last what-if pair's key and, once it is asked about again, its shell order. */
+let lastPair: { key: number; order?: ShellOrder } | undefined
+
+/**
+ * The job's {@link ShellOrder}, from its pair's second question on: a graph questioned again
+ * (the single-date route's, cached by the store) is worth ~10 ms once to speed up every
+ * removal; one asked once (a history stream's) is not.
+ */
+function orderFor(job: WhatIfJob): ShellOrder | undefined {
+  if (job.key === undefined || !job.before) return undefined
+  if (lastPair?.key !== job.key) {
+    lastPair = { key: job.key }
+    return undefined
+  }
+  lastPair.order ??= shellOrder(job.graph, job.before.shells)
+  return lastPair.order
+}
 
 async function decompose(job: DecomposeJob): Promise<Decomposed> {
   if (job.kind === 'split') {

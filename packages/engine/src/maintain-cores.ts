@@ -1,5 +1,6 @@
 import type { AsGraph } from './as-graph.js'
 import type { ResolvedChange } from './resolve-graph-change.js'
+import type { ShellOrder } from './shell-order.js'
 
 /**
  * The core numbers after `change`, updated from `shells` (the graph's) in the region the change
@@ -25,6 +26,7 @@ export function maintainCores(
   change: ResolvedChange,
   cut: Uint8Array | undefined,
   budget: number,
+  order?: ShellOrder,
 ): Uint32Array | undefined {
   const { offsets, neighbors } = graph
   const n = graph.asns.length
@@ -32,6 +34,8 @@ export function maintainCores(
   const { addedLinks } = change
   const core = new Uint32Array(total)
   core.set(shells)
+  // A removed node keeps core 0, so the hot loops of bound() and settle() need not skip it:
+  // it is below every core that counts (a node of core 0 has no support to lose, none to give).
   const removed = new Uint8Array(total)
   for (const node of change.removedNodes) {
     removed[node] = 1
@@ -40,12 +44,19 @@ export function maintainCores(
   // links added so far, per node (few: the CSR stays as it is)
   const extra = new Map<number, number[]>()
   let maxCore = 0
-  for (let v = 0; v < n; v++) if (core[v]! > maxCore) maxCore = core[v]!
+  let maxDegree = 0
+  for (let v = 0; v < n; v++) {
+    if (core[v]! > maxCore) maxCore = core[v]!
+    if (offsets[v + 1]! - offsets[v]! > maxDegree) maxDegree = offsets[v + 1]! - offsets[v]!
+  }
   // neighbours below a node's core, by core (scratch of bound())
   const below = new Uint32Array(maxCore + addedLinks.length / 2 + 2)
+  // bound()'s neighbours of core equal to the node's: the ones a drop by 1 takes support from
+  const equal = new Uint32Array(maxDegree + addedLinks.length / 2 + 1)
+  let equals = 0
   // neighbours of core at least the node's own, where known (a lower bound of it)
   const support = new Uint32Array(total)
-  const known = new Uint8Array(total)
+  const counted = new Uint8Array(total)
   const stack = new Uint32Array(total)
   const queued = new Uint8Array(total)
   let top = 0
@@ -56,33 +67,69 @@ export function maintainCores(
     stack[top++] = v
   }
 
+  // `order` holds while cores only go down (no link added yet): see ShellOrder
+  let ordered = order !== undefined
   /** `min(c(v), h(v))`: the largest k ≤ c(v) with k neighbours of core ≥ k (`support[v]`). */
   const bound = (v: number): number => {
     const cv = core[v]!
     let atLeast = 0
+    equals = 0
+    // The neighbours `order` leaves out are of core < low = c0(v) - 1 ≤ c(v): if the bound is
+    // c(v), or c(v) - 1 ≥ low, they are not needed to find it (nor among the equal-core ones).
+    const low = ordered && v < n ? shells[v]! - 1 : cv + 1
+    if (cv >= low) {
+      const { from, edges } = order!
+      let oneBelow = 0
+      for (let i = from[v]!, end = from[v + 1]!; i < end; i++) {
+        const e = edges[i]!
+        if (cut?.[e]) continue
+        const u = neighbors[e]!
+        const cu = core[u]!
+        if (cu >= cv) {
+          atLeast++
+          if (cu === cv) equal[equals++] = u
+        } else if (cu === cv - 1) oneBelow++
+      }
+      work += from[v + 1]! - from[v]!
+      if (atLeast >= cv) return known(v, cv, atLeast)
+      if (cv > low && atLeast + oneBelow >= cv - 1) return known(v, cv - 1, atLeast + oneBelow)
+      atLeast = 0
+      equals = 0
+    }
     const from = v < n ? offsets[v]! : 0
     const to = v < n ? offsets[v + 1]! : 0
     for (let e = from; e < to; e++) {
       const u = neighbors[e]!
-      if (removed[u] || cut?.[e]) continue
+      if (cut?.[e]) continue
       const cu = core[u]!
-      if (cu >= cv) atLeast++
-      else below[cu]!++
+      if (cu < cv) below[cu]!++
+      else {
+        atLeast++
+        if (cu === cv) equal[equals++] = u
+      }
     }
     const more = extra.get(v)
     if (more) {
       for (const u of more) {
         const cu = core[u]!
-        if (cu >= cv) atLeast++
-        else below[cu]!++
+        if (cu < cv) below[cu]!++
+        else {
+          atLeast++
+          if (cu === cv) equal[equals++] = u
+        }
       }
     }
     work += to - from + (more?.length ?? 0)
     let k = cv
     while (k > 0 && atLeast < k) atLeast += below[--k]!
     below.fill(0, 0, cv)
+    return known(v, k, atLeast)
+  }
+
+  /** Records `v`'s support (`atLeast` neighbours of core ≥ `k`) and returns its bound `k`. */
+  const known = (v: number, k: number, atLeast: number): number => {
     support[v] = atLeast
-    known[v] = 1
+    counted[v] = 1
     return k
   }
 
@@ -101,18 +148,19 @@ export function maintainCores(
       const h = bound(v)
       if (h === old) continue
       core[v] = h
-      if (v < n) {
-        for (let e = offsets[v]!, end = offsets[v + 1]!; e < end; e++) {
-          const u = neighbors[e]!
-          if (removed[u] || cut?.[e]) continue
-          const cu = core[u]!
-          if (cu > h && cu <= old) lose(u, cu)
+      // a drop by 1 (the usual one) takes support from the neighbours bound() just listed
+      if (h === old - 1) for (let i = 0; i < equals; i++) lose(equal[i]!, old)
+      else {
+        if (v < n) {
+          for (let e = offsets[v]!, end = offsets[v + 1]!; e < end; e++) {
+            const u = neighbors[e]!
+            if (cut?.[e]) continue
+            const cu = core[u]!
+            if (cu > h && cu <= old) lose(u, cu)
+          }
+          work += offsets[v + 1]! - offsets[v]!
         }
-        work += offsets[v + 1]! - offsets[v]!
-      }
-      const more = extra.get(v)
-      if (more) {
-        for (const u of more) {
+        for (const u of extra.get(v) ?? []) {
           const cu = core[u]!
           if (cu > h && cu <= old) lose(u, cu)
         }
@@ -124,7 +172,7 @@ export function maintainCores(
 
   /** Node `u` (of core `cu`) has lost one neighbour of core at least its own. */
   const lose = (u: number, cu: number) => {
-    if (!known[u]) push(u)
+    if (!counted[u]) push(u)
     else if (--support[u]! < cu) push(u)
   }
 
@@ -151,6 +199,7 @@ export function maintainCores(
   if (!settle()) return undefined
 
   // additions, one link at a time
+  ordered = false
   const seen = new Uint32Array(addedLinks.length > 0 ? total : 0)
   const frontier: number[] = []
   for (let i = 0; i < addedLinks.length; i += 2) {
@@ -184,7 +233,7 @@ export function maintainCores(
     if (work > budget) return undefined
     for (const v of raised) {
       core[v] = k + 1
-      known[v] = 0
+      counted[v] = 0
       push(v)
     }
     if (!settle()) return undefined

@@ -39,3 +39,19 @@ export function sharedDecomposition(decomposition: CoreDecomposition): CoreDecom
   }
   return copy
 }
+
+// A number per (graph, decomposition) pair, kept while the decomposition is.
+const pairKeys = new WeakMap<CoreDecomposition, { graph: AsGraph; key: number }>()
+let lastKey = 0
+
+/**
+ * A number naming the pair `graph`, `decomposition` (the same for the same two objects): a
+ * worker keeps what it derives from a pair asked about again, which the objects it receives
+ * (new ones per message) cannot tell it.
+ */
+export function pairKey(graph: AsGraph, decomposition: CoreDecomposition): number {
+  const known = pairKeys.get(decomposition)
+  if (known?.graph === graph) return known.key
+  pairKeys.set(decomposition, { graph, key: ++lastKey })
+  return lastKey
+}

@@ -1,11 +1,16 @@
+import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import Graph from 'graphology'
 import { coreNumber } from 'graphology-cores'
 import { describe, expect, it } from 'vitest'
+import { caidaDir } from '../test/caida-data.js'
 import type { AsGraph } from './as-graph.js'
 import { coreDecomposition } from './core-decomposition.js'
 import type { GraphChange } from './graph-change.js'
 import { parseAsRel } from './parse-as-rel.js'
+import { recomputeCores } from './recompute-cores.js'
+import { resolveGraphChange } from './resolve-graph-change.js'
+import { shellOrder } from './shell-order.js'
 import { changeArbitrary, graphArbitrary, linksOf } from './what-if.fixture.js'
 import { type ShellChange, type WhatIfResult, whatIf } from './what-if.js'
 
@@ -315,5 +320,63 @@ describe('whatIf: properties', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
     )
+  })
+
+  it('answers the same with a shell order: the top shell, every AS, absent and repeated ASes', async () => {
+    const graph = await parseAsRel(text)
+    const before = coreDecomposition(graph)
+    const order = shellOrder(graph, before.shells)
+    const changes: GraphChange[] = [
+      { removeAsns: [1, 2, 3, 4] },
+      { removeAsns: [...graph.asns] },
+      { removeAsns: [99, 4_294_967_295] },
+      { removeAsns: [4, 4, 1, 4] },
+      { removeAsns: [1], removeLinks: [[5, 6]], addLinks: [[7, 5]] },
+    ]
+    for (const change of changes) {
+      const expected = modelWhatIf(graph, change)
+      expect(whatIf(graph, change, { before, order }), JSON.stringify(change)).toEqual(expected)
+    }
+    const graphAndChange = graphArbitrary().chain((graph) =>
+      changeArbitrary(graph).map((change) => ({ graph, change })),
+    )
+    fc.assert(
+      fc.property(graphAndChange, ({ graph, change }) => {
+        const before = coreDecomposition(graph)
+        const order = shellOrder(graph, before.shells)
+        expect(whatIf(graph, change, { before, order })).toEqual(modelWhatIf(graph, change))
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    )
+  })
+})
+
+describe('whatIf: a real file', () => {
+  // A hub's removal lowers most of the top shell, its hubs too: the case maintenance serves
+  // at its widest (and several hubs at once, past which it gives way to a recomputation).
+  it('removes the largest hubs as a recomputation does, one and several at once', async () => {
+    const graph = await parseAsRel(await readFile(`${caidaDir}20130201.as-rel.txt.bz2`))
+    const before = coreDecomposition(graph)
+    const order = shellOrder(graph, before.shells)
+    const degree = (v: number) => graph.offsets[v + 1]! - graph.offsets[v]!
+    const byDegree = [...graph.asns.keys()].sort((a, b) => degree(b) - degree(a))
+    const hubs = byDegree.slice(0, 10).map((v) => graph.asns[v]!)
+    for (const removeAsns of [[hubs[0]!], [hubs[1]!], [hubs[2]!], hubs.slice(0, 2), hubs]) {
+      const { changes } = whatIf(graph, { removeAsns }, { before })
+      expect(whatIf(graph, { removeAsns }, { before, order })).toEqual(
+        whatIf(graph, { removeAsns }, { before }),
+      )
+      const resolved = resolveGraphChange(graph, { removeAsns })
+      const recomputed = recomputeCores(graph, resolved, undefined)
+      const moved = new Map(changes.map((change) => [change.asn, change.after]))
+      const gone = new Set(resolved.removedNodes)
+      const differ = [...graph.asns].findIndex(
+        (asn, v) =>
+          (moved.has(asn) ? moved.get(asn) : before.shells[v]) !==
+          (gone.has(v) ? null : recomputed[v]),
+      )
+      expect(differ, String(removeAsns)).toBe(-1)
+      expect(changes.length, String(removeAsns)).toBeGreaterThan(removeAsns.length)
+    }
   })
 })

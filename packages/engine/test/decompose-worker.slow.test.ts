@@ -223,6 +223,14 @@ describe('DecomposePool (worker threads)', () => {
       expect(await pool.whatIf(graph, change, { before: decomposition })).toEqual(here)
       expect(await pool.whatIf(graph, change)).toEqual(here)
     }
+    // asked again and again: from its second question a worker keeps the pair's shell order
+    const again = {
+      removeAsns: [174, top[4]!],
+      removeLinks: [[top[5]!, top[6]!]] as [number, number][],
+    }
+    const here = whatIf(graph, again, { before: decomposition })
+    for (let i = 0; i < 3; i++)
+      expect(await pool.whatIf(graph, again, { before: decomposition })).toEqual(here)
     expect(graph.neighbors).toEqual(neighbors)
     await expect(pool.whatIf(graph, { removeAsns: [-1] })).rejects.toBeInstanceOf(RangeError)
     await expect(
