@@ -14,10 +14,14 @@ import { SlowestFiles } from './.ci/slowest-files.js'
 // - `pnpm test:flakes`: the CI level three times in a row, files shuffled with a fresh seed
 //   each time, while a CPU hog holds one of the two cores (`.ci/flakes.sh`).
 // - `pnpm test:full` (KCORE_TEST_LEVEL=full): everything at full size, `*.full.test.ts` included
-//   (parity on every real file, fuzz at 10,000 runs per property).
+//   (parity on every real file, fuzz at 10,000 runs per property) and the process suites CI
+//   leaves out (`*.slow.full.test.ts`: the second database's kill -9, more processes, more
+//   browser panels, other runtimes, full disks; README, "Tests").
 const level = process.env.KCORE_TEST_LEVEL ?? 'default'
 const SLOW = '**/*.slow.test.ts'
 const FULL = '**/*.full.test.ts'
+/** Process suites only the full run takes (they also match FULL). */
+const SLOW_FULL = '**/*.slow.full.test.ts'
 const WORKERS = Math.max(3, availableParallelism())
 // CI runs fuzz at the default size on a pinned seed; the full run keeps 10,000 per property and
 // `test:flakes` draws fresh seeds, so the cases CI leaves out keep being run elsewhere.
@@ -84,7 +88,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include,
-          exclude: [...exclude, SLOW, ...(level === 'full' ? [] : [FULL])],
+          exclude: [...exclude, SLOW, SLOW_FULL, ...(level === 'full' ? [] : [FULL])],
         },
       },
       ...(level === 'default'
@@ -96,7 +100,7 @@ export default defineConfig({
                 // Suites that start servers, other runtimes, browsers and child processes. They
                 // assert what happens, never how fast, so they share the pool with the rest.
                 name: 'process',
-                include: [SLOW],
+                include: level === 'full' ? [SLOW, SLOW_FULL] : [SLOW],
                 exclude,
               },
             },

@@ -74,7 +74,7 @@ describe('kill -9 in the middle of an ingest on PGlite', () => {
   // and the insert on this machine, the last ones usually after the commit. Each kill point is
   // its own process run: `pnpm test:full` takes every one, other runs a rotating few.
   it.each(
-    rotatingSample('ingest kill points', [0, 250, 1_000, 2_000, 3_000, 4_500, 6_000, 9_000], 2),
+    rotatingSample('ingest kill points', [0, 250, 1_000, 2_000, 3_000, 4_500, 6_000, 9_000], 1),
   )(
     'killed %i ms in: reopens with whole snapshots only',
     async (ms) => {

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { rotatingSample, testDatabases } from './testing.js'
+import { rotatingSample, seedRun, testDatabases } from './testing.js'
 
 const pglite = testDatabases({})[0]!
 
@@ -147,5 +147,17 @@ describe('rotatingSample', () => {
     for (let seed = 0; seed < 50; seed++)
       for (const c of rotatingSample('t', cases, 1, { KCORE_TEST_SEED: String(seed) })) seen.add(c)
     expect([...seen].sort()).toEqual(cases)
+  })
+})
+
+describe('seedRun', () => {
+  it('gives the same consecutive seeds for a pinned KCORE_TEST_SEED, fresh ones without it', () => {
+    const pinned = { KCORE_TEST_SEED: '20261207' }
+    const seeds = seedRun('t', 3, pinned)
+    expect(seeds).toEqual([seeds[0], seeds[0]! + 1, seeds[0]! + 2])
+    expect(seedRun('t', 3, pinned)).toEqual(seeds)
+    expect(seedRun('t', 3, { KCORE_TEST_SEED: '20261208' })).not.toEqual(seeds)
+    const draws = new Set(Array.from({ length: 5 }, () => seedRun('t', 1, {})[0]))
+    expect(draws.size).toBeGreaterThan(1)
   })
 })

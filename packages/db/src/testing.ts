@@ -87,6 +87,23 @@ export function rotatingSample<T>(
 }
 
 /**
+ * `count` consecutive seeds for a seeded model run (concurrent clients, mirrors, senders): from
+ * `KCORE_TEST_SEED` when it is set (CI pins it, so its guard fails on defects, not draws), else
+ * a fresh draw; printed with the setting that runs them again.
+ */
+export function seedRun(
+  name: string,
+  count: number,
+  env: Record<string, string | undefined> = process.env,
+): number[] {
+  const base = Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  const first = 1 + (base % 100_000)
+  const seeds = Array.from({ length: count }, (_, i) => first + i)
+  console.log(`${name}: KCORE_TEST_SEED=${base} runs seeds ${seeds.join(', ')}`)
+  return seeds
+}
+
+/**
  * A second, independent connection pool to the same database, as another process would have:
  * on PostgreSQL a new pool to the database `database` is connected to (found from
  * `DATABASE_URL`'s server), opened with `options`; PGlite has one connection per process, so

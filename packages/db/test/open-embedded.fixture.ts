@@ -1,4 +1,4 @@
-// Run by worker-flags.slow.test.ts as `node --import tsx <this file>`: a TypeScript script that
+// Run by worker-flags.slow.full.test.ts as `node --import tsx <this file>`: a TypeScript script that
 // opens the embedded database of the built package, as a researcher's script would.
 import { openDatabase } from '@kcore/db'
 

@@ -1,4 +1,4 @@
-import { testDatabases } from '@kcore/db/testing'
+import { seedRun, testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CAL_EXPOSED_HEADERS } from '../src/cal/cal-api-options.js'
@@ -213,10 +213,10 @@ describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
 })
 
 // The fast mirror (issue 30): one handler, concurrent writers, an anonymous and a holder
-// mirror; the process-level one is packages/cli/test/cal-changes-processes.slow.test.ts.
+// mirror; the process-level one is packages/cli/test/cal-changes-processes.slow.full.test.ts.
 const SEEDS = process.env.CAL_MIRROR_SEED
   ? [Number(process.env.CAL_MIRROR_SEED)]
-  : [1 + (Date.now() % 10_000), 2 + (Date.now() % 10_000)]
+  : seedRun('changes mirror', 2)
 
 describe.each(testDatabases())('a changes mirror converges on $name', ({ open }) => {
   it.each(SEEDS)('seed %i', { timeout: 120_000 }, async (seed) => {

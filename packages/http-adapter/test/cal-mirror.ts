@@ -6,7 +6,7 @@ import { prng } from '@cal/store/testing'
 // deleted. The calendar is seeded past one list page per collection, so a sync that paged by
 // offset would skip records under the writers' deletes. At the end its copy must equal a fresh
 // full list. Used in-process (cal-changes-mirror.test.ts) and over two kcore processes
-// (packages/cli/test/cal-changes-processes.slow.test.ts).
+// (packages/cli/test/cal-changes-processes.slow.full.test.ts).
 
 /** An answer as the mirror needs it. */
 export interface MirrorAnswer {

@@ -1,4 +1,5 @@
 import { prng } from '@cal/store/testing'
+import { seedRun } from '@kcore/db/testing'
 import type { DeleteTally } from './cal-invariants.js'
 
 // The random workload of the calendar concurrency model (issue 11), shared by the in-process
@@ -21,12 +22,11 @@ export type ModelCall = (
 
 /**
  * The seeds to run: `CAL_MODEL_SEED` replays one; else `CAL_MODEL_RUNS` (default `runs`)
- * seeds in a row from one that changes with the clock, so every CI run tries new ones.
+ * seeds in a row ({@link seedRun}: CI's pinned seed, a fresh one elsewhere).
  */
 export function modelSeeds(runs: number, env = process.env): number[] {
   if (env.CAL_MODEL_SEED) return [Number(env.CAL_MODEL_SEED)]
-  const first = 1 + (Date.now() % 100_000)
-  return Array.from({ length: Number(env.CAL_MODEL_RUNS ?? runs) }, (_, i) => first + i)
+  return seedRun('calendar model', Number(env.CAL_MODEL_RUNS ?? runs), env)
 }
 
 type Kind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags'

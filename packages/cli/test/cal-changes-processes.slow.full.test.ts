@@ -1,3 +1,4 @@
+import { seedRun } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MirrorCall, runMirror } from '../../http-adapter/test/cal-mirror.js'
 import { type KcoreServer, startServer } from './kcore-process.js'
@@ -11,10 +12,9 @@ import { createThrowawayPostgres, type ThrowawayPostgres } from './throwaway-pos
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) console.log('cal-changes-processes: skipped, set DATABASE_URL to run it')
 const CAL_TOKEN = 'cal-changes-processes-token'
-const first = 1 + (Date.now() % 100_000)
 const SEEDS = process.env.CAL_MIRROR_SEED
   ? [Number(process.env.CAL_MIRROR_SEED)]
-  : Array.from({ length: Number(process.env.CAL_MIRROR_RUNS ?? 2) }, (_, i) => first + i)
+  : seedRun('changes mirror over processes', Number(process.env.CAL_MIRROR_RUNS ?? 2))
 
 describe.skipIf(!DATABASE_URL)('a changes mirror over two kcore processes', () => {
   let pg: ThrowawayPostgres
