@@ -1,4 +1,4 @@
-import { seedRun, testDatabases } from '@kcore/db/testing'
+import { seedRun, testDatabases, testLevel } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CAL_EXPOSED_HEADERS } from '../src/cal/cal-api-options.js'
@@ -214,9 +214,10 @@ describe.each(testDatabases())('GET /changes on $name', ({ open }) => {
 
 // The fast mirror (issue 30): one handler, concurrent writers, an anonymous and a holder
 // mirror; the process-level one is packages/cli/test/cal-changes-processes.slow.full.test.ts.
+// One seed per database (CI's pinned one there), four in `pnpm test:full`.
 const SEEDS = process.env.CAL_MIRROR_SEED
   ? [Number(process.env.CAL_MIRROR_SEED)]
-  : seedRun('changes mirror', 2)
+  : seedRun('changes mirror', testLevel() === 'full' ? 4 : 1)
 
 describe.each(testDatabases())('a changes mirror converges on $name', ({ open }) => {
   it.each(SEEDS)('seed %i', { timeout: 120_000 }, async (seed) => {
