@@ -68,7 +68,7 @@ export function rotatingSample<T>(
   env: Record<string, string | undefined> = process.env,
 ): T[] {
   if (testLevel(env) === 'full' || count >= cases.length) return [...cases]
-  const seed = Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  const seed = runSeed(env)
   // mulberry32: the same seed picks the same cases on every machine.
   let state = seed >>> 0
   const next = () => {
@@ -86,6 +86,11 @@ export function rotatingSample<T>(
   return chosen.map((i) => cases[i]!)
 }
 
+/** The run's seed for samples and model runs: `KCORE_TEST_SEED` (CI pins it), else a fresh draw. */
+function runSeed(env: Record<string, string | undefined>): number {
+  return Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+}
+
 /**
  * `count` consecutive seeds for a seeded model run (concurrent clients, mirrors, senders): from
  * `KCORE_TEST_SEED` when it is set (CI pins it, so its guard fails on defects, not draws), else
@@ -96,7 +101,7 @@ export function seedRun(
   count: number,
   env: Record<string, string | undefined> = process.env,
 ): number[] {
-  const base = Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  const base = runSeed(env)
   const first = 1 + (base % 100_000)
   const seeds = Array.from({ length: count }, (_, i) => first + i)
   console.log(`${name}: KCORE_TEST_SEED=${base} runs seeds ${seeds.join(', ')}`)
