@@ -9,3 +9,4 @@
 
 export { type RecordCounts, type SeededRecords, seedRecords } from './seed-records.js'
 export { type Prng, prng, SAMPLE_WORDS } from './seeded-random.js'
+export { migrateCal } from './testing/migrate-cal.js'

@@ -2,6 +2,7 @@ import { secondConnection, testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createCalStore } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 // On PostgreSQL the stores' queries are prepared statements, planned once per connection. A
 // statement whose result a migration changes fails once with "cached plan must not change
@@ -11,7 +12,7 @@ import { createCalStore } from '../src/index.js'
 
 describe.each(testDatabases())('a column added by another process ($name)', ({ open }) => {
   it('changes no read or write of venues and organizers', async () => {
-    const database = await open()
+    const database = await open(migrateCal)
     const other = await secondConnection(database)
     try {
       const store = createCalStore(database)

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type CalStore, createCalStore, type EventListFilter } from '../src/index.js'
 import type { CalSchema } from '../src/schema.js'
 import type { CalDb } from '../src/store-context.js'
+import { migrateCal } from '../src/testing.js'
 
 // One change log (migration 0015): `cal_change` is the only history an event write leaves;
 // the list model and the feed both follow it, truncates and edited occurrences included.
@@ -33,7 +34,7 @@ describe.each(testDatabases())('one change log on $name', ({ open }) => {
   let db: CalDb
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
     db = database.db.withTables<CalSchema>()

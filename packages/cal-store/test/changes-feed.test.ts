@@ -11,6 +11,7 @@ import {
   createCalStore,
   type FeedChange,
 } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 const start = new Date('2030-05-01T10:00:00Z')
 const end = new Date('2030-05-01T12:00:00Z')
@@ -22,7 +23,7 @@ describe.each(testDatabases())('changes feed on $name', ({ name, open }) => {
   let store: CalStore
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
   })
@@ -193,7 +194,7 @@ describe.each(testDatabases())('changes feed on $name', ({ name, open }) => {
     const reader = await store.reader()
     const good = await reader.syncToken()
     const [revision, issued, mac] = good.split('.')
-    const other = await open()
+    const other = await open(migrateCal)
     try {
       const foreign = createCalStore(other)
       await foreign.migrate()

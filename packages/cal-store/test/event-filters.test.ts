@@ -16,6 +16,7 @@ import { type CalStore, createCalStore, type EventListFilter } from '../src/inde
 import type { CalSchema } from '../src/schema.js'
 import type { CalDb } from '../src/store-context.js'
 import { readTermSnapshot } from '../src/term-snapshot.js'
+import { migrateCal } from '../src/testing.js'
 
 /** A request with a field no registered filter reads, for the test-only filters below. */
 type TestFilter = EventListFilter & { parity?: 0 | 1 }
@@ -42,7 +43,7 @@ describe.each(testDatabases())('event filters on $name', ({ open }) => {
   let listed: number[]
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
     db = database.db.withTables<CalSchema>()

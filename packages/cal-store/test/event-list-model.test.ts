@@ -18,7 +18,7 @@ import {
 import { queryRevision } from '../src/revision.js'
 import type { CalSchema } from '../src/schema.js'
 import type { CalDb } from '../src/store-context.js'
-import { prng } from '../src/testing.js'
+import { migrateCal, prng } from '../src/testing.js'
 import { isTransientConflict } from '../src/transact.js'
 import { sqlSingles } from './sql-singles.js'
 
@@ -342,7 +342,7 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
   const terms: Terms = { categories: [], tags: [], venues: [], organizers: [] }
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
     db = database.db.withTables<CalSchema>()

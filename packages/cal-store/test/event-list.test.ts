@@ -9,7 +9,7 @@ import {
   type EventListFilter,
   type PostStatus,
 } from '../src/index.js'
-import { prng } from '../src/testing.js'
+import { migrateCal, prng } from '../src/testing.js'
 
 const EVENTS = 2000
 const DAY = 86_400_000
@@ -82,7 +82,7 @@ describe.each(testDatabases())('event lists on $name (2,000 events)', ({ open })
   const rnd = prng(20260301)
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
     for (let i = 0; i < 12; i++) {

@@ -2,6 +2,7 @@ import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type CalChange, type CalStore, createCalStore, type EventInput } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 /** What one committed write changed, as sorted `kind.action:id` strings. */
 type Seen = string[]
@@ -45,7 +46,7 @@ describe.each(testDatabases())('committed changes on $name', ({ open }) => {
   }
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
     cursor = Number((await store.reader()).revision)

@@ -8,6 +8,7 @@ import {
   type Term,
   type TermListFilter,
 } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 const T = (iso: string) => new Date(iso)
 
@@ -17,7 +18,7 @@ describe.each(testDatabases())('venue, organizer and term lists on $name', ({ op
   const ids: Record<string, number> = {}
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database, { now: () => T('2026-03-01T12:00:00Z') })
     await store.migrate()
     const v = async (key: string, input: Parameters<CalStore['venues']['create']>[0]) =>

@@ -3,6 +3,7 @@ import { testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CalStore, CalSyncTokenExpiredError, createCalStore } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 const start = new Date('2031-02-01T10:00:00Z')
 const end = new Date('2031-02-01T11:00:00Z')
@@ -51,8 +52,8 @@ describe.each(testDatabases())('a restored backup on $name', ({ open }) => {
   let originalStore: CalStore
 
   beforeAll(async () => {
-    original = await open()
-    restored = await open()
+    original = await open(migrateCal)
+    restored = await open(migrateCal)
     originalStore = createCalStore(original)
     await originalStore.migrate()
     await createCalStore(restored).migrate()

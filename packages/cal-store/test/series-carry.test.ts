@@ -3,6 +3,7 @@ import { propertyRuns, testDatabases } from '@kcore/db/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CalEvent, type CalStore, createCalStore, type EventPatch } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 // An edit of the whole series (scope=all) carries each changed field and relation to the
 // overrides that still hold the series' old value, and leaves an override's own change alone.
@@ -63,7 +64,7 @@ describe.each(testDatabases())('scope=all edits reach the overrides on $name', (
   let organizers: number[]
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database, { now: () => T('2026-03-01T12:00:00Z') })
     await store.migrate()
     venues = []

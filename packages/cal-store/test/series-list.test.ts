@@ -13,6 +13,7 @@ import {
   KEY_SPACE,
 } from '../src/index.js'
 import { seriesListTuning } from '../src/series-list.js'
+import { migrateCal } from '../src/testing.js'
 import { formatLocalDateTime } from '../src/time-zone.js'
 
 const DAY = 86_400_000
@@ -70,7 +71,7 @@ describe.each(testDatabases())('series in event lists on $name', ({ open, name }
   let store: CalStore
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
   })

@@ -8,7 +8,7 @@ import {
   createCalStore,
   KEY_SPACE,
 } from '../src/index.js'
-import { prng } from '../src/testing.js'
+import { migrateCal, prng } from '../src/testing.js'
 
 // A split (scope=following) racing an edit of the whole series and N scope=this edits of
 // single occurrences, on PostgreSQL: whatever the interleaving, the result is some serial
@@ -46,7 +46,7 @@ describe.skipIf(postgres.length === 0).each(postgres.length > 0 ? postgres : tes
       const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31)
       console.log(`series race seed ${seed} (FC_SEED=${seed} replays it)`)
       const rnd = prng(seed)
-      const database = await open()
+      const database = await open(migrateCal)
       const store = createCalStore(database)
       await store.migrate()
       const db = database.db

@@ -11,6 +11,7 @@ import {
   fromLocalDateTime,
   type RecurrenceInput,
 } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 // "This and following" (scope=following) on series of several rules with different phases,
 // rdates, exdates, COUNT and UNTIL, in zones with DST changes and all-day: the occurrences
@@ -116,7 +117,7 @@ describe.each(testDatabases())('scope=following splits on $name', ({ open }) => 
   let store: CalStore
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database, { now: () => new Date('2026-01-01T12:00:00Z') })
     await store.migrate()
   })

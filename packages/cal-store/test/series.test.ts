@@ -12,7 +12,7 @@ import {
   formatLocalDateTime,
   KEY_SPACE,
 } from '../src/index.js'
-import { prng } from '../src/testing.js'
+import { migrateCal, prng } from '../src/testing.js'
 
 const T = (iso: string) => new Date(iso)
 const wall = (e: CalEvent) => formatLocalDateTime(e.start, e.timezone)
@@ -26,7 +26,7 @@ describe.each(testDatabases())('recurring series in the store on $name', ({ open
   const clock = T('2026-03-01T12:00:00Z')
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database, { now: () => clock })
     await store.migrate()
   })
@@ -378,7 +378,7 @@ describe.each(testDatabases().filter((d) => d.name === 'postgres'))(
       console.log(`concurrent scope=this seed ${seed} (FC_SEED=${seed} replays it)`)
       const rnd = prng(seed)
       // One store per connection pool client: the writes really run side by side.
-      const database = await open()
+      const database = await open(migrateCal)
       const store = createCalStore(database)
       await store.migrate()
       try {

@@ -2,6 +2,7 @@ import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CalStaleReadError, type CalStore, createCalStore } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 // `update(id, patch, { ifSequence })`: a patch computed from a read (wall times read in the
 // event's zone) applies only to that read. The concurrent case, through HTTP on PostgreSQL, is
@@ -10,7 +11,7 @@ describe.each(testDatabases())('event update with ifSequence on $name', ({ open 
   let database: Database
   let store: CalStore
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
   })

@@ -15,7 +15,7 @@ import {
   seedDemoCalendar,
 } from '../src/index.js'
 import { migrations } from '../src/migrations.js'
-import { prng } from '../src/testing.js'
+import { migrateCal, prng } from '../src/testing.js'
 
 const T = (iso: string) => new Date(iso)
 
@@ -25,7 +25,7 @@ describe.each(testDatabases())('cal store on $name', ({ open }) => {
   let clock = T('2026-03-01T12:00:00Z')
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database, { now: () => clock })
     await store.migrate()
     await store.migrate()

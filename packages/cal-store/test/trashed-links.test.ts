@@ -7,6 +7,7 @@ import {
   createCalStore,
   type EventInput,
 } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 // Trashed venues and organizers are no longer offered (cal-api.md): trashing unlinks them from
 // every event, and no write path may name them again. The concurrent versions of these rules
@@ -15,7 +16,7 @@ describe.each(testDatabases())('trashed venues and organizers on $name', ({ open
   let database: Database
   let store: CalStore
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
   })

@@ -3,8 +3,8 @@ import { testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCalStore } from '../src/index.js'
-
 import type { CalDb } from '../src/store-context.js'
+import { migrateCal } from '../src/testing.js'
 import { isTransientConflict, transact, WRITE_ATTEMPTS, WriteConflict } from '../src/transact.js'
 
 const NOW = new Date('2026-03-01T00:00:00Z')
@@ -22,7 +22,7 @@ describe.each(testDatabases())('write retry on $name', ({ name, open }) => {
   let database: Database
   let db: CalDb
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     await createCalStore(database).migrate()
     db = database.db as unknown as CalDb
   })

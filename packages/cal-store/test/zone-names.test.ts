@@ -2,6 +2,7 @@ import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CalStore, createCalStore } from '../src/index.js'
+import { migrateCal } from '../src/testing.js'
 
 // A zone name is stored in its one spelling (issue 47, item 3): `Europe/berlin` is Berlin, and
 // a feed that wrote it as given found no VTIMEZONE for it and fell back to UTC times.
@@ -9,7 +10,7 @@ describe.each(testDatabases())('time-zone names on $name', ({ open }) => {
   let database: Database
   let store: CalStore
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
   })

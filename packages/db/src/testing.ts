@@ -3,8 +3,10 @@ import type { Database } from './database.js'
 import { openPostgresDatabase, type PostgresOptions } from './postgres-database.js'
 import { openPooledPglite } from './testing/pglite-pool.js'
 import { openPooledPostgres } from './testing/postgres-pool.js'
+import type { Migrate } from './testing/pristine-state.js'
 
 export { emptyCluster } from './testing/empty-cluster.js'
+export type { Migrate } from './testing/pristine-state.js'
 /**
  * A fresh, empty in-memory PGlite database from this process's pool (what the PGlite entry of
  * {@link testDatabases} opens): for a suite that runs on PGlite alone, without paying `initdb`.
@@ -14,8 +16,12 @@ export { openPooledPglite as openTestPglite }
 /** One database engine a test suite runs against. */
 export interface TestDatabase {
   readonly name: 'pglite' | 'postgres'
-  /** A fresh, empty database of its own; closing it gives it back (emptied) or drops it. */
-  open(): Promise<Database>
+  /**
+   * A fresh database of its own: empty, or with `migrate` as `migrate` leaves an empty one
+   * (one this process migrated before and brought back, checked against the state right after
+   * the migration, or a new one migrated now). Closing it gives it back or drops it.
+   */
+  open(migrate?: Migrate): Promise<Database>
 }
 
 /**
@@ -33,7 +39,7 @@ export function testDatabases(
 ): TestDatabase[] {
   const list: TestDatabase[] = [{ name: 'pglite', open: openPooledPglite }]
   const url = env.DATABASE_URL
-  if (url) list.push({ name: 'postgres', open: () => openPooledPostgres(url) })
+  if (url) list.push({ name: 'postgres', open: (migrate) => openPooledPostgres(url, migrate) })
   return list
 }
 

@@ -1,4 +1,5 @@
 import { type CalStore, createCalStore } from '@cal/store'
+import { migrateCal } from '@cal/store/testing'
 import type { Database } from '@kcore/db'
 import { followSource, webhookSubscriptions } from '@kcore/webhooks'
 import { errorEnvelope } from '../src/cal/response-schemas.js'
@@ -47,7 +48,7 @@ export interface CalHarness {
  * `makeMessages()` renders the messages of the writes so far (nothing sends them).
  */
 export async function openCal(
-  open: () => Promise<Database>,
+  open: (migrate?: typeof migrateCal) => Promise<Database>,
   options: {
     timezone?: string
     storeNow?: () => Date
@@ -55,7 +56,7 @@ export async function openCal(
     webhooks?: boolean
   } = {},
 ): Promise<CalHarness> {
-  const database = await open()
+  const database = await open(migrateCal)
   const timezone = options.timezone ?? 'UTC'
   const publicUrl = options.publicUrl ?? new URL(BASE).origin
   const store = createCalStore(database, { now: options.storeNow })

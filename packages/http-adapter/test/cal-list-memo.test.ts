@@ -1,4 +1,5 @@
 import { type CalReader, type CalStore, createCalStore } from '@cal/store'
+import { migrateCal } from '@cal/store/testing'
 import { testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandler, type Handler } from '../src/index.js'
@@ -43,7 +44,7 @@ describe.each(testDatabases())('the events list memo on $name', ({ open }) => {
   let reads: { count: number }
 
   beforeAll(async () => {
-    const database = await open()
+    const database = await open(migrateCal)
     const store = createCalStore(database)
     await store.migrate()
     const seam = withoutStoreMemo(store)

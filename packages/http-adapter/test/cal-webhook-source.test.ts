@@ -1,4 +1,5 @@
 import { type CalStore, createCalStore } from '@cal/store'
+import { migrateCal } from '@cal/store/testing'
 import type { Database } from '@kcore/db'
 import { testDatabases } from '@kcore/db/testing'
 import {
@@ -50,7 +51,7 @@ describe.each(testDatabases())('the calendar webhook source on $name', ({ name, 
     })
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateCal)
     store = createCalStore(database)
     await store.migrate()
     webhooks = webhookSubscriptions(database, { events: WEBHOOK_EVENTS, allowPrivate: true })

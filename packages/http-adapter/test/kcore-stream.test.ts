@@ -1,6 +1,7 @@
 import type { Database } from '@kcore/db'
 import { secondConnection, testDatabases } from '@kcore/db/testing'
 import { createKcoreStore, ingestFile, type KcoreStore, type ShellPage } from '@kcore/store'
+import { migrateKcore } from '@kcore/store/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Handler } from '../src/index.js'
 import { caidaFile, kcoreHandler, openStore, type TestStore } from './kcore-helpers.js'
@@ -108,7 +109,7 @@ describe.each(testDatabases())(
     let writer: KcoreStore
 
     beforeAll(async () => {
-      database = await open()
+      database = await open(migrateKcore)
       const store = createKcoreStore(database)
       await store.migrate()
       other = await secondConnection(database)

@@ -32,4 +32,4 @@ export {
   storedAsnCount,
   storedShells,
 } from './testing/tables.js'
-export { openStore, type TestStore } from './testing/test-store.js'
+export { migrateKcore, openStore, type TestStore } from './testing/test-store.js'

@@ -14,6 +14,7 @@ import {
   type KcoreStore,
   RegistryFileError,
 } from '../src/index.js'
+import { migrateKcore } from '../src/testing.js'
 import { decomposition, type TempDir, tempDir } from './helpers.js'
 
 // The AS registry: imported from real rows of @ip-location-db/asn (test/fixtures/as-registry,
@@ -30,7 +31,7 @@ describe.each(testDatabases())('the AS registry on $name', ({ open }) => {
   let dir: TempDir
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateKcore)
     store = createKcoreStore(database)
     await store.migrate()
     dir = await tempDir('kcore-registry-')

@@ -15,6 +15,7 @@ import {
 } from '../src/migrations.js'
 import { normalizedShell } from '../src/normalized-shell.js'
 import { decodeShells, encodeShells, MAX_STORED_SHELL, shellWidth } from '../src/shell-blobs.js'
+import { migrateKcore } from '../src/testing.js'
 import { CAIDA_DIR, countKnownAsns, EXAMPLES_DIR, FIXTURE, storedShells } from './helpers.js'
 
 const MAX_ASN = 2 ** 32 - 1
@@ -212,7 +213,7 @@ describe.each(testDatabases())('migration 0005 on $name', ({ open }) => {
   }, 180_000)
 
   it('goes back down to the row tables with every (asn, shell) pair', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     try {
       const store = createKcoreStore(database)
       await store.migrate()

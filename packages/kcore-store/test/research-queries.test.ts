@@ -17,6 +17,7 @@ import {
   KCORE_MIGRATION_TABLE,
   kcoreMigrationProvider,
 } from '../src/migrations.js'
+import { migrateKcore } from '../src/testing.js'
 import { clearKcoreTables, decomposition } from './helpers.js'
 
 /** Small snapshots: distinct ASNs biased to 0 and 2^32-1, shells biased to 0 and small values. */
@@ -35,7 +36,7 @@ describe.each(testDatabases())('research queries on $name', ({ open }) => {
   let store: KcoreStore
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateKcore)
     store = createKcoreStore(database)
     await store.migrate()
   })

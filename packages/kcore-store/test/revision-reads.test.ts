@@ -2,13 +2,14 @@ import { testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createKcoreStore } from '../src/index.js'
+import { migrateKcore } from '../src/testing.js'
 import { secondConnection } from './helpers.js'
 
 // store.revision() shares round trips between concurrent callers; on PostgreSQL (a pool, and a
 // writer on another pool) no caller may get a revision older than one committed before it asked.
 describe.each(testDatabases())('shared revision reads on $name', ({ open }) => {
   it('answer every concurrent caller at least the revision committed before it asked', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const store = createKcoreStore(database)
     await store.migrate()
     const other = await secondConnection(database)

@@ -2,6 +2,7 @@ import type { Database } from '@kcore/db'
 import { secondConnection, testDatabases } from '@kcore/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKcoreStore, type KcoreStore, type ShellPage } from '../src/index.js'
+import { migrateKcore } from '../src/testing.js'
 import { decomposition } from './helpers.js'
 
 // A shell list finishes from the one content it started on, whatever another connection (on
@@ -23,7 +24,7 @@ describe.each(testDatabases())(
     let writer: KcoreStore
 
     beforeAll(async () => {
-      database = await open()
+      database = await open(migrateKcore)
       store = createKcoreStore(database)
       await store.migrate()
       other = await secondConnection(database)

@@ -17,6 +17,7 @@ import {
   KCORE_MIGRATION_TABLE,
   kcoreMigrationProvider,
 } from '../src/migrations.js'
+import { migrateKcore } from '../src/testing.js'
 import {
   CAIDA_DIR,
   clearKcoreTables,
@@ -194,7 +195,7 @@ describe.each(testDatabases())('snapshot links on $name', ({ open }) => {
 
 describe.each(testDatabases())('a snapshot stored before migration 0010 on $name', ({ open }) => {
   it('has no links: SnapshotLinksNotStoredError until it is ingested again', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     try {
       const store = createKcoreStore(database)
       await store.migrate()

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createKcoreStore, InvalidQueryError, type KcoreStore } from '../src/index.js'
 import { kcoreMigrations as migrations } from '../src/migrations.js'
+import { migrateKcore } from '../src/testing.js'
 import {
   clearKcoreTables,
   countRows,
@@ -20,7 +21,7 @@ describe.each(testDatabases())('kcore store on $name', ({ open }) => {
   let store: KcoreStore
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateKcore)
     store = createKcoreStore(database)
     await store.migrate()
   })

@@ -8,6 +8,7 @@ import {
   type SyncProgress,
   syncFromProvider,
 } from '../src/index.js'
+import { migrateKcore } from '../src/testing.js'
 import { cliqueSnapshot, FakeProvider } from './fake-provider.js'
 import { clearKcoreTables, secondConnection } from './helpers.js'
 
@@ -16,7 +17,7 @@ describe.each(testDatabases())('syncFromProvider on $name', ({ open }) => {
   let store: KcoreStore
 
   beforeAll(async () => {
-    database = await open()
+    database = await open(migrateKcore)
     store = createKcoreStore(database)
     await store.migrate()
   })

@@ -8,6 +8,7 @@ import {
   type KcoreStore,
   type TrendView,
 } from '../src/index.js'
+import { migrateKcore } from '../src/testing.js'
 import { createTrendReadModel } from '../src/trend-read-model.js'
 import { clearKcoreTables, decomposition, secondConnection } from './helpers.js'
 
@@ -57,7 +58,7 @@ async function modelView(
 
 describe.each(testDatabases())('trend read model on $name', ({ open }) => {
   it('answers every query exactly as SQL, after any ingests and re-ingests', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const sqlStore = createKcoreStore(database, { trendReadModel: false })
     await sqlStore.migrate()
     const model = createTrendReadModel(database.db as never)
@@ -93,7 +94,7 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
   }, 300_000)
 
   it('keeps a version unchanged by an ingest of the other, with the new ASes absent from it', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const sqlStore = createKcoreStore(database, { trendReadModel: false })
     await sqlStore.migrate()
     const model = createTrendReadModel(database.db as never)
@@ -124,7 +125,7 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
   })
 
   it('catches up in one call, over more snapshots than one step loads', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const sqlStore = createKcoreStore(database, { trendReadModel: false })
     await sqlStore.migrate()
     const model = createTrendReadModel(database.db as never)
@@ -214,7 +215,7 @@ describe.each(testDatabases())('trend read model on $name', ({ open }) => {
   })
 
   it("sees another connection's ingest on the next read (the revision, not time)", async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const reader = createKcoreStore(database)
     await reader.migrate()
     const other = await secondConnection(database)

@@ -15,6 +15,7 @@ import {
 } from '../src/migrations.js'
 import { queryTrends } from '../src/query-trends.js'
 import { blobParam, encodeShells, fenceOf } from '../src/shell-blobs.js'
+import { migrateKcore } from '../src/testing.js'
 import {
   CAIDA_DIR,
   decomposition,
@@ -41,7 +42,7 @@ describe.each(testDatabases())(
   'the trend search on real and replaced snapshots on $name',
   ({ open }) => {
     it('answers from one committed state while another connection re-ingests the date', async () => {
-      const database = await open()
+      const database = await open(migrateKcore)
       const store = createKcoreStore(database, { trendReadModel: false })
       await store.migrate()
       const other = await secondConnection(database)
@@ -90,7 +91,7 @@ describe.each(testDatabases())(
     })
 
     it('answers real snapshots as the engine decomposed them, at random and edge ASNs', async () => {
-      const database = await open()
+      const database = await open(migrateKcore)
       const store = createKcoreStore(database, { trendReadModel: false })
       await store.migrate()
       try {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createKcoreStore } from '../src/index.js'
 import { queryTrends, trendSearch } from '../src/query-trends.js'
 import { fenceOf } from '../src/shell-blobs.js'
+import { migrateKcore } from '../src/testing.js'
 import { createTrendReadModel } from '../src/trend-read-model.js'
 import { clearKcoreTables, decomposition } from './helpers.js'
 
@@ -49,7 +50,7 @@ describe('the fence of a snapshot', () => {
 
 describe.each(testDatabases())('the trend search of the stored blobs on $name', ({ open }) => {
   it('finds every AS at and around every block edge exactly, at any size, shell width and range', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const store = createKcoreStore(database)
     await store.migrate()
     const model = createTrendReadModel(database.db as never)
@@ -97,7 +98,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
   }, 300_000)
 
   it('finds an AS whose bytes first occur off a 4-byte boundary, across two neighbours', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const store = createKcoreStore(database, { trendReadModel: false })
     await store.migrate()
     try {
@@ -128,7 +129,7 @@ describe.each(testDatabases())('the trend search of the stored blobs on $name', 
   })
 
   it('touches a constant number of pages per snapshot, not a search of its whole blob', async () => {
-    const database = await open()
+    const database = await open(migrateKcore)
     const store = createKcoreStore(database, { trendReadModel: false })
     await store.migrate()
     try {

@@ -2,6 +2,13 @@ import postgres from 'postgres'
 import type { Database } from '../database.js'
 import { openPostgresDatabase } from '../postgres-database.js'
 import { EMPTY_AGAIN, fingerprintQuery } from './empty-database.js'
+import {
+  backToPristine,
+  type Migrate,
+  type Pristine,
+  type Run,
+  readPristine,
+} from './pristine-state.js'
 
 /**
  * Where this run's throwaway databases are named from: `kcore_t_<run>_…`, the run given by
@@ -14,23 +21,47 @@ const RUN = (process.env.KCORE_TEST_RUN ?? Math.random().toString(36).slice(2, 8
 )
 export const THROWAWAY_PREFIX = 'kcore_t_'
 
-/** Emptied databases of this process, by server, ready to be handed out again. */
-const idle = new Map<string, string[]>()
+/** A database this process keeps: empty, or as its migration left it. */
+interface Kept {
+  name: string
+  migrated?: { migrate: Migrate; pristine: Pristine | undefined }
+}
+
+/** Databases of this process ready to be handed out again, by server. */
+const idle = new Map<string, Kept[]>()
 /** At most this many idle databases are kept per server. */
 const MAX_IDLE = 4
 /** What an empty database of each server looks like, read from the first one made. */
 const emptyFingerprints = new Map<string, Promise<string>>()
 
 /**
- * A PostgreSQL database no other test uses, on the server of `baseUrl`: an emptied one this
- * process used before, or a new one (`create database` costs ~1 s on a busy server, and its
- * `drop` as much). Closing it ends its connections, empties it and keeps it when it is shown
- * as empty as a new one; otherwise it is dropped.
+ * A PostgreSQL database no other test uses, on the server of `baseUrl`; with `migrate`, as
+ * `migrate` leaves an empty one. It is one this process used before, brought back to the state
+ * it was handed out in (empty, or migrated: `pristine-state.ts`), or a new one (`create
+ * database` costs ~1 s on a busy server, and its `drop` as much). Closing it ends its
+ * connections and keeps it when it is shown back in that state (else emptied, else dropped).
  */
-export async function openPooledPostgres(baseUrl: string): Promise<Database> {
+export async function openPooledPostgres(baseUrl: string, migrate?: Migrate): Promise<Database> {
   const server = serverOf(baseUrl)
-  const name = idle.get(server)?.pop() ?? (await createThrowaway(baseUrl))
-  const database = openPostgresDatabase(databaseUrl(baseUrl, name))
+  const kept = idle.get(server) ?? []
+  idle.set(server, kept)
+  const picked = (await idleDatabase(baseUrl, kept, migrate)) ?? {
+    name: await createThrowaway(baseUrl),
+  }
+  const database = openPostgresDatabase(databaseUrl(baseUrl, picked.name))
+  if (migrate && picked.migrated?.migrate !== migrate) {
+    try {
+      await migrate(database)
+      picked.migrated = {
+        migrate,
+        pristine: await onDatabase(baseUrl, picked.name, (sql) => readPristine(run(sql), false)),
+      }
+    } catch (error) {
+      await database.close()
+      await dropThrowaway(baseUrl, picked.name)
+      throw error
+    }
+  }
   let closed = false
   return {
     ...database,
@@ -38,11 +69,8 @@ export async function openPooledPostgres(baseUrl: string): Promise<Database> {
       if (closed) return
       closed = true
       await database.close()
-      const kept = idle.get(server) ?? []
-      if (kept.length < MAX_IDLE && (await emptyAgain(baseUrl, name))) {
-        kept.push(name)
-        idle.set(server, kept)
-      } else await dropThrowaway(baseUrl, name)
+      if (kept.length < MAX_IDLE && (await handBack(baseUrl, picked))) kept.push(picked)
+      else await dropThrowaway(baseUrl, picked.name)
     },
   }
 }
@@ -62,24 +90,52 @@ async function dropThrowaway(baseUrl: string, name: string): Promise<void> {
 }
 
 /**
- * Ends every connection left to `name` (a second pool a test did not close), then empties it
- * ({@link EMPTY_AGAIN}); true when its fingerprint equals a new database's.
+ * A kept database for `migrate`: one it migrated, else an empty one, else the longest kept one
+ * emptied (cheaper than creating one).
  */
-async function emptyAgain(baseUrl: string, name: string): Promise<boolean> {
+async function idleDatabase(baseUrl: string, kept: Kept[], migrate: Migrate | undefined) {
+  const at = (found: number) => (found < 0 ? undefined : kept.splice(found, 1)[0])
+  const picked =
+    at(kept.findIndex((k) => k.migrated?.migrate === migrate)) ??
+    at(kept.findIndex((k) => !k.migrated)) ??
+    kept.shift()
+  if (!picked?.migrated || picked.migrated.migrate === migrate) return picked
+  picked.migrated = undefined
+  if (await handBack(baseUrl, picked)) return picked
+  await dropThrowaway(baseUrl, picked.name)
+  return undefined
+}
+
+/**
+ * Ends every connection left to the database (a second pool a test did not close), then brings
+ * it back to the state its migration left ({@link backToPristine}), else empties it
+ * ({@link EMPTY_AGAIN}); true when its fingerprint shows it is in that state.
+ */
+async function handBack(baseUrl: string, kept: Kept): Promise<boolean> {
   try {
     await onServer(
       baseUrl,
       (admin) => admin`select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = ${name} and pid <> pg_backend_pid()`,
+        where datname = ${kept.name} and pid <> pg_backend_pid()`,
     )
-    const fingerprint = await onDatabase(baseUrl, name, async (sql) => {
+    const migrated = kept.migrated
+    kept.migrated = undefined
+    return await onDatabase(baseUrl, kept.name, async (sql) => {
+      if (migrated?.pristine && (await backToPristine(run(sql), false, migrated.pristine))) {
+        kept.migrated = migrated
+        return true
+      }
       for (const statement of EMPTY_AGAIN) await sql.unsafe(statement)
-      return readFingerprint(sql)
+      return (await readFingerprint(sql)) === (await emptyFingerprints.get(serverOf(baseUrl)))
     })
-    return fingerprint === (await emptyFingerprints.get(serverOf(baseUrl)))
   } catch {
     return false
   }
+}
+
+function run(sql: postgres.Sql): Run {
+  return async <R>(text: string, parameters: readonly unknown[] = []) =>
+    (await sql.unsafe(text, parameters as postgres.ParameterOrJSON<never>[])) as unknown as R[]
 }
 
 async function readFingerprint(sql: postgres.Sql): Promise<string> {
