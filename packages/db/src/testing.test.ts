@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { rotatingSample, seedRun, testDatabases } from './testing.js'
+import { rotatingSample, secondConnection, seedRun, testDatabases } from './testing.js'
 
 const pglite = testDatabases({})[0]!
 
@@ -109,6 +109,43 @@ describe.each(testDatabases())(
         await next.close()
       }
     })
+
+    // PGlite has one connection, which a database's close takes back whatever it was doing.
+    it.skipIf(name === 'pglite')(
+      'keeps the connections a test left open off its successor',
+      async () => {
+        for (let round = 0; round < 5; round++) {
+          const used = await open()
+          const stray = await secondConnection(used)
+          // A test that ends with a transaction open on a pool it never closed.
+          void stray.db
+            .transaction()
+            .execute(async (trx) => {
+              await sql`select 1`.execute(trx)
+              await new Promise(() => {})
+            })
+            .catch(() => {})
+          await expect
+            .poll(async () => {
+              const { rows } = await sql<{ n: number }>`select count(*)::int as n
+              from pg_stat_activity where datname = current_database()
+              and state like 'idle in transaction%'`.execute(used.db)
+              return rows[0]!.n
+            })
+            .toBe(1)
+          await used.close()
+          const next = await open()
+          try {
+            const { rows } = await sql<{ n: number }>`select count(*)::int as n
+            from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+            and state is not null`.execute(next.db)
+            expect(rows[0]!.n).toBe(0)
+          } finally {
+            await next.close()
+          }
+        }
+      },
+    )
 
     it('fails queries of a closed database, and keeps them off its successor', async () => {
       const first = await open()

@@ -113,11 +113,14 @@ async function idleDatabase(baseUrl: string, kept: Kept[], migrate: Migrate | un
  */
 async function handBack(baseUrl: string, kept: Kept): Promise<boolean> {
   try {
-    await onServer(
+    // pg_terminate_backend returns once signalled, and a backend dying of it still shows
+    // (idle in transaction, say) to the next user: wait for each to be gone (PostgreSQL 14+).
+    const ended = await onServer(
       baseUrl,
-      (admin) => admin`select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = ${kept.name} and pid <> pg_backend_pid()`,
+      (admin) => admin<{ gone: boolean }[]>`select pg_terminate_backend(pid, 10000) as gone
+        from pg_stat_activity where datname = ${kept.name} and pid <> pg_backend_pid()`,
     )
+    if (!ended.every((backend) => backend.gone)) return false
     const migrated = kept.migrated
     kept.migrated = undefined
     return await onDatabase(baseUrl, kept.name, async (sql) => {
