@@ -88,7 +88,8 @@ const drawing = rotatingSample(
   1,
 )
 
-describe.each(runtimes)('the $name host', ({ name, command, args }) => {
+// Each host is a process of its own, with its own data directory and port: they run side by side.
+describe.concurrent.each(runtimes)('the $name host', ({ name, command, args }) => {
   it('serves health, a trend, a calendar list and the explorer page from one handler', async () => {
     const base = await mkdtemp(join(tmpdir(), 'kcore-rt-'))
     const dataDir = await emptyCluster(join(base, 'data'))

@@ -74,7 +74,8 @@ async function expectUsage(run: Promise<Run>, line: RegExp) {
   expect(touchedData).toBe(false)
 }
 
-describe('kcore exit codes and one-line errors, through a real process', () => {
+// Every case is a process of its own, with its own data directory: they run side by side.
+describe.concurrent('kcore exit codes and one-line errors, through a real process', () => {
   it('runs from the committed bin without a build and exits 0 on --help', async () => {
     const { code, stdout } = await kcore(['--help'], {}, true)
     expect(code).toBe(0)
