@@ -9,10 +9,11 @@ import { EMPTY_AGAIN, fingerprintQuery } from './empty-database.js'
 import { pgliteVersion } from './pglite-version.js'
 import {
   backToPristine,
+  type Kept,
   type Migrate,
-  type Pristine,
   type Run,
   readPristine,
+  takeFor,
 } from './pristine-state.js'
 
 /**
@@ -28,11 +29,9 @@ export async function openPooledPglite(migrate?: Migrate): Promise<Database> {
 }
 
 /** An engine kept between databases, and where its notifications go now. */
-interface PooledEngine {
+interface PooledEngine extends Kept {
   engine: PgliteEngine
   events: EngineEvents | undefined
-  /** The migration it was handed out after, and the state that migration left (when kept). */
-  migrated?: { migrate: Migrate; pristine: Pristine | undefined }
 }
 
 /** Idle engines of this process, ready: empty, or migrated and as their migration left them. */
@@ -83,11 +82,7 @@ async function startPooledEngine(events: EngineEvents, migrate?: Migrate): Promi
  * emptied (starting an engine costs more than emptying one).
  */
 async function idleEngine(migrate: Migrate | undefined): Promise<PooledEngine | undefined> {
-  const at = (found: number) => (found < 0 ? undefined : idleEngines.splice(found, 1)[0])
-  const pooled =
-    at(idleEngines.findIndex((p) => p.migrated?.migrate === migrate)) ??
-    at(idleEngines.findIndex((p) => !p.migrated)) ??
-    idleEngines.shift()
+  const pooled = takeFor(idleEngines, migrate)
   if (!pooled?.migrated || pooled.migrated.migrate === migrate) return pooled
   if (await emptyEngine(pooled)) return pooled
   await pooled.engine.close()

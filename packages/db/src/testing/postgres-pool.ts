@@ -4,10 +4,11 @@ import { openPostgresDatabase } from '../postgres-database.js'
 import { EMPTY_AGAIN, fingerprintQuery } from './empty-database.js'
 import {
   backToPristine,
+  type Kept,
   type Migrate,
-  type Pristine,
   type Run,
   readPristine,
+  takeFor,
 } from './pristine-state.js'
 
 /**
@@ -22,13 +23,12 @@ const RUN = (process.env.KCORE_TEST_RUN ?? Math.random().toString(36).slice(2, 8
 export const THROWAWAY_PREFIX = 'kcore_t_'
 
 /** A database this process keeps: empty, or as its migration left it. */
-interface Kept {
+interface KeptDatabase extends Kept {
   name: string
-  migrated?: { migrate: Migrate; pristine: Pristine | undefined }
 }
 
 /** Databases of this process ready to be handed out again, by server. */
-const idle = new Map<string, Kept[]>()
+const idle = new Map<string, KeptDatabase[]>()
 /** At most this many idle databases are kept per server. */
 const MAX_IDLE = 4
 /** What an empty database of each server looks like, read from the first one made. */
@@ -93,12 +93,8 @@ async function dropThrowaway(baseUrl: string, name: string): Promise<void> {
  * A kept database for `migrate`: one it migrated, else an empty one, else the longest kept one
  * emptied (cheaper than creating one).
  */
-async function idleDatabase(baseUrl: string, kept: Kept[], migrate: Migrate | undefined) {
-  const at = (found: number) => (found < 0 ? undefined : kept.splice(found, 1)[0])
-  const picked =
-    at(kept.findIndex((k) => k.migrated?.migrate === migrate)) ??
-    at(kept.findIndex((k) => !k.migrated)) ??
-    kept.shift()
+async function idleDatabase(baseUrl: string, kept: KeptDatabase[], migrate: Migrate | undefined) {
+  const picked = takeFor(kept, migrate)
   if (!picked?.migrated || picked.migrated.migrate === migrate) return picked
   picked.migrated = undefined
   if (await handBack(baseUrl, picked)) return picked
@@ -111,7 +107,7 @@ async function idleDatabase(baseUrl: string, kept: Kept[], migrate: Migrate | un
  * it back to the state its migration left ({@link backToPristine}), else empties it
  * ({@link EMPTY_AGAIN}); true when its fingerprint shows it is in that state.
  */
-async function handBack(baseUrl: string, kept: Kept): Promise<boolean> {
+async function handBack(baseUrl: string, kept: KeptDatabase): Promise<boolean> {
   try {
     // pg_terminate_backend returns once signalled, and a backend dying of it still shows
     // (idle in transaction, say) to the next user: wait for each to be gone (PostgreSQL 14+).

@@ -20,6 +20,24 @@ import type { Database } from '../database.js'
  */
 export type Migrate = (database: Database) => Promise<void>
 
+/** A kept database (or engine) of a pool: empty, or migrated and as its migration left it. */
+export interface Kept {
+  migrated?: { migrate: Migrate; pristine: Pristine | undefined }
+}
+
+/**
+ * Takes the kept entry to hand out for `migrate` out of `kept`: one migrated by it, else an
+ * empty one, else the longest kept one (the caller empties it: cheaper than making a new one).
+ */
+export function takeFor<K extends Kept>(kept: K[], migrate: Migrate | undefined): K | undefined {
+  const at = (found: number) => (found < 0 ? undefined : kept.splice(found, 1)[0])
+  return (
+    at(kept.findIndex((k) => k.migrated?.migrate === migrate)) ??
+    at(kept.findIndex((k) => !k.migrated)) ??
+    kept.shift()
+  )
+}
+
 /** Runs one statement and gives its rows. */
 export type Run = <R>(text: string, parameters?: readonly unknown[]) => Promise<R[]>
 
