@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { AsRelParseError } from './as-rel-parse-error.js'
 import { type AsRelPart, parseAsRelPart, type TextBudget } from './as-rel-part.js'
@@ -19,6 +20,14 @@ import { whatIf } from './what-if.js'
 // transferred, not copied.
 const port = parentPort
 if (!port) throw new Error('decompose-worker.ts runs as a worker thread only')
+// Decoding is background work: the thread answering requests and the database's must win the
+// cores from it. On Linux a thread's nice value is its own (0 is the calling thread); elsewhere
+// it would lower the whole process, so it is left alone there.
+if (process.platform === 'linux') {
+  try {
+    setPriority(10)
+  } catch {}
+}
 // libbzip2's WebAssembly compiles once per thread: start now, while the first job is on its way
 // (a failure is reported by the job that needs it)
 loadBzip2BlockDecoder().catch(() => {})
