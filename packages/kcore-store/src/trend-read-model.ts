@@ -122,7 +122,7 @@ export function createTrendReadModel(db: Kysely<KcoreSchema>) {
       const before = ready?.byVersion.get(version)
       const same =
         before?.columns.length === list.length && before.columns.every((c, i) => c === list[i])
-      byVersion.set(version, same ? before : toRows(list, known.get(version)))
+      byVersion.set(version, same ? before : await toRows(list, known.get(version)))
     }
     ready = { revision, byVersion }
     return true

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises'
 import type { DateRange, TrendPoint, TrendView } from './kcore-store-types.js'
 import { normalizedShell } from './normalized-shell.js'
 import { indexOfAsn, type ShellArray, unionAsns } from './shell-blobs.js'
@@ -38,11 +39,24 @@ export interface VersionRows {
 const TILE = 1024
 
 /**
+ * Cells (ASes × columns) transposed between two turns of the event loop: a few milliseconds of
+ * work. A rebuild runs on the thread that answers requests, after every stored snapshot during
+ * a refresh; in one piece it held every request behind it for the whole transposition (tens of
+ * milliseconds, 0.1 s and more for the whole history).
+ */
+export const SLICE_CELLS = 1 << 19
+
+/**
  * The transposition of a version's columns over `union` (the version's known ASNs, read with
  * the listing, so every column's ASNs are in it; merged from the columns when it is missing or
- * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk.
+ * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk,
+ * letting the event loop turn after every {@link SLICE_CELLS} cells. The columns never change,
+ * so what runs meanwhile cannot disturb it.
  */
-export function toRows(columns: SnapshotColumn[], known: Uint32Array | undefined): VersionRows {
+export async function toRows(
+  columns: SnapshotColumn[],
+  known: Uint32Array | undefined,
+): Promise<VersionRows> {
   const n = columns.length
   let union = known ?? new Uint32Array(0)
   if (!known || !columns.every((c) => c.asns.length === 0 || holds(union, c.asns))) {
@@ -53,7 +67,12 @@ export function toRows(columns: SnapshotColumn[], known: Uint32Array | undefined
   const wide = new Map<number, number>()
   const next = new Uint32Array(n)
   const tile = new Uint32Array(TILE * n)
+  let sinceTurn = 0
   for (let from = 0; from < union.length; from += TILE) {
+    if (sinceTurn >= SLICE_CELLS) {
+      sinceTurn = 0
+      await setImmediate()
+    }
     const to = Math.min(from + TILE, union.length)
     transposeTile(columns, union, from, to, next, tile)
     // The tile's values are the rows' from `from * n` on, in the same order.
@@ -64,6 +83,7 @@ export function toRows(columns: SnapshotColumn[], known: Uint32Array | undefined
       if (value >= WIDE) wide.set(base + k, value)
       rows[base + k] = Math.min(value, WIDE)
     }
+    sinceTurn += (to - from) * n
   }
   return { columns, union, rows, wide }
 }
