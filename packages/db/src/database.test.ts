@@ -22,6 +22,35 @@ describe.each(testDatabases())('database on $name', ({ name, open }) => {
     }
   })
 
+  it('answers a ping while a transaction is open, and while one that failed awaits its rollback', async () => {
+    const database = await open()
+    try {
+      for (const fail of [false, true]) {
+        let release!: () => void
+        const held = new Promise<void>((resolve) => (release = resolve))
+        let opened!: () => void
+        const open_ = new Promise<void>((resolve) => (opened = resolve))
+        const transaction = database.db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx)
+          if (fail) await sql`select 1 / 0`.execute(trx).catch(() => {})
+          opened()
+          await held
+          if (fail) throw new Error('rolled back')
+        })
+        await open_
+        // PGlite has one session, which the transaction holds until `release`.
+        expect(await database.ping(), fail ? 'failed transaction' : 'open transaction').toBe(true)
+        release()
+        if (fail) await expect(transaction).rejects.toThrow('rolled back')
+        else await transaction
+      }
+      const { rows } = await sql<{ n: number }>`select 1 as n`.execute(database.db)
+      expect(rows).toEqual([{ n: 1 }])
+    } finally {
+      await database.close()
+    }
+  })
+
   it('refuses a held lock and frees it afterwards', async () => {
     const database = await open()
     try {

@@ -111,12 +111,16 @@ export async function openSupervised(
     dialect: 'pglite',
     tryWithLock,
     listenInProcess,
+    // On the engine itself, not through the one session: a transaction holding the session (a
+    // snapshot's ingest, 30-100 ms) would hold every health check behind it. `select 1` reads
+    // nothing, so it may run between that transaction's statements; inside one that failed and
+    // awaits its rollback it is refused (25P02), which is an answer too.
     async ping() {
       try {
-        await sql`select 1`.execute(db)
+        await supervisor.query(await supervisor.instance(), 'select 1', [])
         return true
-      } catch {
-        return false
+      } catch (error) {
+        return (error as { code?: unknown }).code === IN_FAILED_TRANSACTION
       }
     },
     async close() {
@@ -134,6 +138,9 @@ export async function openSupervised(
     },
   }
 }
+
+/** SQLSTATE of a statement refused inside a transaction that failed and awaits its rollback. */
+const IN_FAILED_TRANSACTION = '25P02'
 
 async function noRelease(): Promise<ReleaseDataDir> {
   return async () => {}
