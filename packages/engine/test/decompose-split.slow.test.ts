@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { MIN_PART_BYTES } from '../src/decompose-pool.js'
 import { AsRelParseError, DecomposePool, decomposeSnapshot } from '../src/index.js'
 import { bzip2Bomb } from './bzip2-bomb.js'
 import { caidaDir } from './caida-data.js'
@@ -75,7 +76,7 @@ describe('DecomposePool over two workers: one file split between them', () => {
   // the memory it takes meanwhile is a figure of `pnpm bench:worker-bounds`
   it('refuses a split bzip2 bomb at the decompressed size cap, in one reading', async () => {
     const bomb = bzip2Bomb()
-    expect(bomb.length).toBeGreaterThan(2 * 256 * 1024) // split in two
+    expect(bomb.length).toBeGreaterThan(2 * MIN_PART_BYTES) // split in two
     const error = await split
       .decompose(bomb, { maxDecompressedBytes: 16 * 1024 * 1024 })
       .catch((e: unknown) => e)
