@@ -33,9 +33,14 @@ export interface Database {
    * the commit that sent it returns to its caller: PGlite, whose every commit passes through
    * this object (one owner per data directory). Absent on PostgreSQL, where other processes
    * commit too and their notifications arrive some time after, so they cannot prove a cached
-   * value fresh. Resolves once listening; the result stops it.
+   * value fresh. `onNotify` gets the notification's payload, or undefined when a notification
+   * may have been lost (the engine restarted): then nothing is known but that a cached value
+   * may be stale. Resolves once listening; the result stops it.
    */
-  readonly listenInProcess?: (channel: string, onNotify: () => void) => Promise<() => void>
+  readonly listenInProcess?: (
+    channel: string,
+    onNotify: (payload: string | undefined) => void,
+  ) => Promise<() => void>
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>
   /** Closes every connection. Further use fails. */

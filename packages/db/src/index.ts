@@ -24,5 +24,10 @@ export {
   type RevisionMemoOptions,
   type Sized,
 } from './revision-memo.js'
-export { dropNotifyOnChange, notifyOnChange, revisionReads } from './revision-reads.js'
+export {
+  dropNotifyOnChange,
+  notifyOnChange,
+  notifyPayload,
+  revisionReads,
+} from './revision-reads.js'
 export { sharedReads } from './shared-reads.js'

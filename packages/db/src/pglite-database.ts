@@ -48,9 +48,9 @@ export async function openSupervised(
   dataDir: string | undefined,
   log: DatabaseLogger | undefined,
 ): Promise<Database> {
-  const listeners = new Map<string, Set<() => void>>()
-  const dispatch = (channel: string) => {
-    for (const onNotify of listeners.get(channel) ?? []) onNotify()
+  const listeners = new Map<string, Set<(payload: string | undefined) => void>>()
+  const dispatch = (channel: string, payload?: string) => {
+    for (const onNotify of listeners.get(channel) ?? []) onNotify(payload)
   }
   // One process per directory: two PGlite instances on one folder corrupt it for good.
   const releaseDir = await naming(dataDir, () => (dataDir ? lockDataDir(dataDir) : noRelease()))
@@ -79,7 +79,7 @@ export async function openSupervised(
   const db: Kysely<NoTables> = new Kysely<NoTables>({ dialect: new PgliteDialect(supervisor) })
   const held = new Set<string>()
 
-  async function listenInProcess(channel: string, onNotify: () => void) {
+  async function listenInProcess(channel: string, onNotify: (payload: string | undefined) => void) {
     let set = listeners.get(channel)
     if (!set) listeners.set(channel, (set = new Set()))
     set.add(onNotify)

@@ -23,8 +23,11 @@ export interface PgliteEngine {
 
 /** What an engine reports on its own. */
 export interface EngineEvents {
-  /** A `NOTIFY channel` committed: called before the committing query's answer is delivered. */
-  notify(channel: string): void
+  /**
+   * A `NOTIFY channel, payload` committed: called before the committing query's answer is
+   * delivered, in the order the transaction sent them.
+   */
+  notify(channel: string, payload: string): void
   /** The engine died outside any query (its thread exited): the supervisor drops it. */
   lost(error: unknown): void
 }

@@ -21,7 +21,7 @@ export interface SupervisorOptions {
   /** Starts an engine on the data directory (resolves once it answers). */
   start: StartEngine
   /** Receives every notification of every engine (see {@link EngineEvents.notify}). */
-  notify(channel: string): void
+  notify(channel: string, payload: string): void
   /** The data directory; without one a restart would start empty, so a failed engine stays down. */
   dataDir?: string | undefined
   log?: DatabaseLogger | undefined
@@ -104,7 +104,7 @@ export class PgliteSupervisor {
   async #startEngine(): Promise<PgliteEngine> {
     let engine: PgliteEngine | undefined
     const events: EngineEvents = {
-      notify: (channel) => this.options.notify(channel),
+      notify: (channel, payload) => this.options.notify(channel, payload),
       lost: (error) => {
         if (engine) this.#failed(engine, error)
       },

@@ -128,7 +128,7 @@ class WorkerEngine implements PgliteEngine {
   #receive(message: FromWorker): void {
     switch (message.type) {
       case 'notify':
-        this.events.notify(message.channel)
+        this.events.notify(message.channel, message.payload)
         return
       case 'result': {
         const pending = this.#settle(message.id)

@@ -26,7 +26,7 @@ export type FromWorker =
    */
   | { type: 'ready'; wasmModule?: WebAssembly.Module | undefined }
   | { type: 'failed'; error: ThreadError }
-  | { type: 'notify'; channel: string }
+  | { type: 'notify'; channel: string; payload: string }
   /** Rows as arrays beside their column names: cheaper to clone than one object per row. */
   | { type: 'result'; id: number; names: string[]; rows: unknown[][]; affectedRows?: number }
   | { type: 'error'; id: number; error: ThreadError }

@@ -20,7 +20,7 @@ const pglite = createPglite({
 // PGlite calls this while it parses the answer of the statement that committed the NOTIFY, so
 // the notification is posted before that answer; one port delivers in order, so listeners run
 // before the committing call returns.
-pglite.onNotification((channel) => post({ type: 'notify', channel }))
+pglite.onNotification((channel, payload) => post({ type: 'notify', channel, payload }))
 
 async function closeFiles(): Promise<void> {
   try {

@@ -7,12 +7,18 @@ import { testDatabases } from './testing.js'
 
 const tick = () => new Promise((r) => setImmediate(r))
 
-async function revisionTable(database: Database) {
+/** Table `r` whose one row's `n` notifies `r_changed`, with `n` as the payload when `payload`. */
+async function revisionTable(database: Database, payload = false) {
   await sql`create table r (id boolean primary key default true, n int not null)`.execute(
     database.db,
   )
   await sql`insert into r (n) values (0)`.execute(database.db)
-  await notifyOnChange(database.db, 'r', 'r_changed')
+  await notifyOnChange(
+    database.db,
+    'r',
+    'r_changed',
+    payload ? sql<string>`(select n::text from r)` : undefined,
+  )
   let reads = 0
   const query = async () => {
     reads++
@@ -28,11 +34,17 @@ async function revisionTable(database: Database) {
   }
 }
 
+/** What `revisionReads` makes of the table's payload (see {@link revisionTable}). */
+const fromPayload = (text: string) => (/^\d+$/.test(text) ? Number(text) : undefined)
+
 describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
-  it('never answers older than a commit that returned before the call', async () => {
+  it.each([
+    ['', false],
+    [', the committed value sent as the payload', true],
+  ])('never answers older than a commit that returned before the call%s', async (_, payload) => {
     const database = await open()
     try {
-      const table = await revisionTable(database)
+      const table = await revisionTable(database, payload)
       // Steps biased to the edges: writes right before and after calls, in committed and
       // rolled-back transactions, calls in flight across a commit, many callers at once.
       const step = fc.constantFrom(
@@ -41,6 +53,7 @@ describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
         'bump',
         'trx',
         'rollback',
+        'twice',
         'tick',
         'hold',
         'release',
@@ -51,14 +64,19 @@ describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
           // the steps that follow, until a 'release'.
           let holdNext = false
           const held: (() => void)[] = []
-          const reads = revisionReads(database, 'r_changed', async () => {
-            const n = await table.query()
-            if (holdNext) {
-              holdNext = false
-              await new Promise<void>((resolve) => held.push(resolve))
-            }
-            return n
-          })
+          const reads = revisionReads(
+            database,
+            'r_changed',
+            async () => {
+              const n = await table.query()
+              if (holdNext) {
+                holdNext = false
+                await new Promise<void>((resolve) => held.push(resolve))
+              }
+              return n
+            },
+            payload ? fromPayload : undefined,
+          )
           const checks: Promise<void>[] = []
           const call = async (count: number) => {
             const floor = await table.query()
@@ -70,11 +88,13 @@ describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
             if (s === 'call') await call(1)
             else if (s === 'calls') await call(10)
             else if (s === 'bump') await table.bump()
-            else if (s === 'trx' || s === 'rollback') {
+            else if (s === 'trx' || s === 'rollback' || s === 'twice') {
               await database.db
                 .transaction()
                 .execute(async (trx) => {
                   await sql`update r set n = n + 1`.execute(trx)
+                  // Two notifications in one commit: the last holds the committed value.
+                  if (s === 'twice') await sql`update r set n = n + 1`.execute(trx)
                   if (s === 'rollback') throw new Error('rolled back')
                 })
                 .catch(() => {})
@@ -125,6 +145,33 @@ describe.each(testDatabases())('revisionReads on $name', ({ name, open }) => {
         const afterRollback = table.reads
         expect(await reads()).toBe(1)
         expect(table.reads - afterRollback).toBe(name === 'pglite' ? 0 : 1)
+      } finally {
+        await database.close()
+      }
+    },
+  )
+
+  it(
+    name === 'pglite'
+      ? 'takes a commit notification payload as the value, with no query after the commit'
+      : 'reads the database on every call, payload or not',
+    async () => {
+      const database = await open()
+      try {
+        const table = await revisionTable(database, true)
+        const reads = revisionReads(database, 'r_changed', table.query, fromPayload)
+        expect(await reads()).toBe(0)
+        const before = table.reads
+        await table.bump()
+        await table.bump()
+        expect(await reads()).toBe(2)
+        expect(await reads()).toBe(2)
+        expect(table.reads - before).toBe(name === 'pglite' ? 0 : 2)
+        // A payload it cannot read retires the kept value: the next call asks the database.
+        await sql`select pg_notify('r_changed', 'not a number')`.execute(database.db)
+        const afterUnreadable = table.reads
+        expect(await reads()).toBe(2)
+        expect(table.reads - afterUnreadable).toBe(1)
       } finally {
         await database.close()
       }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { Database } from './database.js'
 import { sharedReads } from './shared-reads.js'
 
@@ -8,12 +8,16 @@ import { sharedReads } from './shared-reads.js'
  * the database delivers notifications before the notifying commit returns
  * ({@link Database.listenInProcess}: PGlite), the value is also kept until `channel` is notified,
  * so reading it costs no query while nothing is written. The revision's table must notify
- * `channel` on every change: {@link notifyOnChange} in the store's migrations.
+ * `channel` on every change: {@link notifyOnChange} in the store's migrations. When it sends the
+ * committed value as the payload, `fromPayload` reads it and the notification itself becomes
+ * the kept value: no query after a commit either, which on PGlite would wait behind whatever
+ * transaction holds its one session next (a refresh's next ingest).
  */
 export function revisionReads<T>(
   database: Database,
   channel: string,
   read: () => Promise<T>,
+  fromPayload?: (payload: string) => T | undefined,
 ): () => Promise<T> {
   const shared = sharedReads(read)
   const listen = database.listenInProcess
@@ -22,8 +26,11 @@ export function revisionReads<T>(
   let kept: { generation: number; value: Promise<T> } | undefined
   let listening: Promise<unknown> | undefined
   const startListening = () =>
-    (listening ??= listen(channel, () => {
+    (listening ??= listen(channel, (payload) => {
       generation++
+      // Notifications come in commit order, so the last one holds the newest committed value.
+      const value = payload === undefined ? undefined : fromPayload?.(payload)
+      if (value !== undefined) kept = { generation, value: Promise.resolve(value) }
     }).catch((error: unknown) => {
       listening = undefined
       throw error
@@ -48,21 +55,37 @@ export function revisionReads<T>(
 
 /**
  * Migration step: every statement that changes `table` notifies `channel` (delivered at commit,
- * never for a rollback). With no listener PostgreSQL drops the notification.
+ * never for a rollback), with `payload` (a SQL expression of type text, evaluated when the
+ * statement has run) or an empty one. With no listener PostgreSQL drops the notification.
  */
 export async function notifyOnChange<DB>(
   db: Kysely<DB>,
   table: string,
   channel: string,
+  payload?: RawBuilder<string>,
 ): Promise<void> {
+  await notifyPayload(db, table, channel, payload)
   const fn = sql.id(`${table}_notify`)
-  await sql`create function ${fn}() returns trigger language plpgsql as $$
-    begin
-      perform pg_notify(${sql.lit(channel)}, '');
-      return null;
-    end $$`.execute(db)
   await sql`create trigger ${fn} after insert or update or delete or truncate on ${sql.table(table)}
     for each statement execute function ${fn}()`.execute(db)
+}
+
+/**
+ * Migration step: replaces what {@link notifyOnChange}'s trigger on `table` sends (`payload`, or
+ * an empty payload without one).
+ */
+export async function notifyPayload<DB>(
+  db: Kysely<DB>,
+  table: string,
+  channel: string,
+  payload?: RawBuilder<string>,
+): Promise<void> {
+  const fn = sql.id(`${table}_notify`)
+  await sql`create or replace function ${fn}() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify(${sql.lit(channel)}, ${payload ? sql`coalesce(${payload}, '')` : sql.lit('')});
+      return null;
+    end $$`.execute(db)
 }
 
 /** Undoes {@link notifyOnChange}. */

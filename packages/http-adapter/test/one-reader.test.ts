@@ -12,8 +12,12 @@ import { createHandler, type Handler } from '../src/index.js'
 
 const TOKEN = 'one-reader-token'
 
-/** The revision reads of both stores, as their `queryRevision` sends them. */
-const REVISION_READ = /^select "(revision|n)" from "(kcore|cal)_revision"$/
+/**
+ * The revision reads of both stores, as they send them: `@cal/store`'s `queryRevision`, and
+ * `@kcore/store`'s `queryRevisionState` (the revision with the snapshot count).
+ */
+const REVISION_READ =
+  /^select "n" from "cal_revision"$|^select \(select r\.revision::text .* from kcore_revision r\) as state$/s
 
 /** `database` with every statement's SQL recorded (a Kysely plugin on its query builder). */
 function recorded(database: Database) {

@@ -16,8 +16,13 @@ import { queryDistribution } from './query-distribution.js'
 import { queryMovers } from './query-movers.js'
 import { queryShellList, queryShellPages, queryShells } from './query-shell-pages.js'
 import { querySnapshot, querySnapshots, queryStoredDates } from './query-snapshots.js'
-import { querySnapshotCount, querySummary } from './query-summary.js'
-import { KCORE_REVISION_CHANNEL, queryKcoreRevision } from './revision.js'
+import { querySummary } from './query-summary.js'
+import {
+  KCORE_REVISION_CHANNEL,
+  parseRevisionState,
+  queryRevisionState,
+  type RevisionState,
+} from './revision.js'
 import type { KcoreSchema } from './schema.js'
 import { loadSnapshotGraph, loadSnapshotGraphs } from './stored-graph.js'
 import { loadSnapshotShells, type ShellSource } from './stored-shells.js'
@@ -38,7 +43,12 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   const readTrends = createTrendReads(db, { model: options.trendReadModel !== false })
   // Every reader asks for it: concurrent askers share round trips, and on PGlite it is kept in
   // memory until a commit moves it.
-  const readRevision = revisionReads(database, KCORE_REVISION_CHANNEL, () => queryKcoreRevision(db))
+  const readRevision = revisionReads(
+    database,
+    KCORE_REVISION_CHANNEL,
+    () => queryRevisionState(db),
+    parseRevisionState,
+  )
   const memoBytes = options.memoBytes ?? 32 * 1024 * 1024
   // Decoded snapshots, filed under the revision they were read at: the research reads of one
   // snapshot share one read of its blobs.
@@ -48,7 +58,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
   const graphEntries = options.graphMemoEntries ?? 2
   const graphs = graphEntries > 0 ? createRevisionMemo({ maxBytes: graphEntries }) : undefined
 
-  function readerAt(revision: string): KcoreReader {
+  function readerAt({ revision, snapshots }: RevisionState): KcoreReader {
     const load: ShellSource = (ipVersion, date) =>
       decoded
         ? decoded.get(revision, `${ipVersion}:${date}`, () =>
@@ -63,7 +73,7 @@ export function createKcoreStore(database: Database, options: KcoreStoreOptions 
       summary: () => querySummary(db),
       snapshots: (ipVersion) => querySnapshots(db, ipVersion),
       storedDates: (ipVersion) => queryStoredDates(db, ipVersion),
-      snapshotCount: () => querySnapshotCount(db),
+      snapshotCount: async () => snapshots,
       snapshot: (ipVersion, date) => querySnapshot(db, ipVersion, date),
       shellList: (ipVersion, date, options) => queryShellList(load, ipVersion, date, options),
       shellPages: (ipVersion, date, options) => queryShellPages(load, ipVersion, date, options),

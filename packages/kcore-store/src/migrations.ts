@@ -9,6 +9,7 @@ import { trendIndex } from './migrations/0007-trend-index.js'
 import { dropTrendIndex } from './migrations/0008-drop-trend-index.js'
 import { asRegistry } from './migrations/0009-as-registry.js'
 import { snapshotLinks } from './migrations/0010-snapshot-links.js'
+import { revisionPayload } from './migrations/0011-revision-payload.js'
 
 /** Kysely's bookkeeping tables for this package (apart from every other package's). */
 export const KCORE_MIGRATION_TABLE = 'kcore_migration'
@@ -29,6 +30,7 @@ export const kcoreMigrations: Record<string, Migration> = {
   '0008_drop_trend_index': dropTrendIndex,
   '0009_as_registry': asRegistry,
   '0010_snapshot_links': snapshotLinks,
+  '0011_revision_payload': revisionPayload,
 }
 
 /** A static, in-code migration provider (no file system look-ups, works in every runtime). */

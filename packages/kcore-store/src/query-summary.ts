@@ -33,12 +33,3 @@ export async function querySummary(
   }
   return summary
 }
-
-/** Stored snapshots over both versions. */
-export async function querySnapshotCount(db: Kysely<KcoreSchema>): Promise<number> {
-  const row = await db
-    .selectFrom('kcore_snapshot')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
-}

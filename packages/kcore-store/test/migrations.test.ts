@@ -24,6 +24,7 @@ const RELEASED = [
   '0008_drop_trend_index',
   '0009_as_registry',
   '0010_snapshot_links',
+  '0011_revision_payload',
 ]
 
 /** Tables, columns, indexes and triggers of the store, as the catalog describes them. */
@@ -39,6 +40,15 @@ async function schemaOf(db: Database['db']) {
     where event_object_table like 'kcore%' order by 1, 2, 4`.execute(db)
   return { columns: columns.rows, indexes: indexes.rows, triggers: triggers.rows }
 }
+
+/** Kysely's migrator over this package's migrations and bookkeeping tables. */
+const migratorOf = (database: Database) =>
+  new Migrator({
+    db: database.db,
+    provider: kcoreMigrationProvider,
+    migrationTableName: KCORE_MIGRATION_TABLE,
+    migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
+  })
 
 /** The schema fixture taken after migration `id`. */
 async function schemaFixture(id: string) {
@@ -69,12 +79,7 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
       await store.migrate()
       await ingestFile(store, FIXTURE)
       const before = await (await store.reader()).trends('ipv4', [3356, 174])
-      const migrator = new Migrator({
-        db: database.db,
-        provider: kcoreMigrationProvider,
-        migrationTableName: KCORE_MIGRATION_TABLE,
-        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
-      })
+      const migrator = migratorOf(database)
       const down = await migrator.migrateTo('0007_trend_index')
       expect(down.error).toBeUndefined()
       expect(await schemaOf(database.db)).toEqual(await schemaFixture('0007'))
@@ -91,14 +96,41 @@ describe.each(testDatabases())('k-core store migrations on $name', ({ open }) =>
     const database = await open()
     try {
       await createKcoreStore(database).migrate()
-      const migrator = new Migrator({
-        db: database.db,
-        provider: kcoreMigrationProvider,
-        migrationTableName: KCORE_MIGRATION_TABLE,
-        migrationLockTableName: KCORE_MIGRATION_LOCK_TABLE,
-      })
+      const migrator = migratorOf(database)
       expect((await migrator.migrateTo('0009_as_registry')).error).toBeUndefined()
       expect(await schemaOf(database.db)).toEqual(await schemaFixture('0009'))
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('sends the revision and snapshot count with each revision change from 0011, not before', async () => {
+    const database = await open()
+    try {
+      const store = createKcoreStore(database)
+      await store.migrate()
+      const migrator = migratorOf(database)
+      // What the trigger function sends, read back by running its payload expression as it
+      // stands in the function body (PostgreSQL delivers a notification to other sessions only).
+      const sent = async () => {
+        const { rows } = await sql<{ body: string }>`
+          select prosrc as body from pg_proc where proname = 'kcore_revision_notify'`.execute(
+          database.db,
+        )
+        return rows[0]!.body.replace(/\s+/g, ' ')
+      }
+      expect(await sent()).toContain('count(*) from kcore_snapshot')
+      await ingestFile(store, FIXTURE)
+      const reader = await store.reader()
+      expect(await reader.snapshotCount()).toBe(1)
+      const { rows } = await sql<{
+        n: number
+      }>`select count(*)::int as n from kcore_snapshot`.execute(database.db)
+      expect(await reader.snapshotCount()).toBe(rows[0]!.n)
+      expect((await migrator.migrateTo('0010_snapshot_links')).error).toBeUndefined()
+      expect(await sent()).not.toContain('kcore_snapshot')
+      await store.migrate()
+      expect(await sent()).toContain('count(*) from kcore_snapshot')
     } finally {
       await database.close()
     }

@@ -1,9 +1,9 @@
 import { testDatabases } from '@kcore/db/testing'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createKcoreStore } from '../src/index.js'
+import { createKcoreStore, ingestFile } from '../src/index.js'
 import { migrateKcore } from '../src/testing.js'
-import { secondConnection } from './helpers.js'
+import { FIXTURE, secondConnection } from './helpers.js'
 
 // store.revision() shares round trips between concurrent callers; on PostgreSQL (a pool, and a
 // writer on another pool) no caller may get a revision older than one committed before it asked.
@@ -50,3 +50,38 @@ describe.each(testDatabases())('shared revision reads on $name', ({ open }) => {
     }
   })
 })
+
+describe.each(testDatabases().filter((d) => d.name === 'pglite'))(
+  'the revision after a commit on $name',
+  ({ open }) => {
+    it('comes with its snapshot count from the commit, not from a query behind the next transaction', async () => {
+      const database = await open(migrateKcore)
+      const store = createKcoreStore(database)
+      await store.migrate()
+      try {
+        const before = await store.reader()
+        await ingestFile(store, FIXTURE)
+        // A transaction holds PGlite's one session, as a refresh's next ingest does.
+        let release!: () => void
+        let opened!: () => void
+        const open_ = new Promise<void>((resolve) => (opened = resolve))
+        const holding = database.db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx)
+          opened()
+          await new Promise<void>((resolve) => (release = resolve))
+        })
+        await open_
+        const reader = await store.reader()
+        expect(BigInt(reader.revision)).toBe(BigInt(before.revision) + 1n)
+        expect(await reader.snapshotCount()).toBe(1)
+        release()
+        await holding
+        const { rows } = await sql<{ r: string }>`
+          select revision::text as r from kcore_revision`.execute(database.db)
+        expect(reader.revision).toBe(rows[0]!.r)
+      } finally {
+        await database.close()
+      }
+    })
+  },
+)

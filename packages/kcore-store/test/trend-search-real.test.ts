@@ -210,6 +210,7 @@ describe.each(testDatabases())('migration 0006 on $name', ({ open }) => {
       const down = await migrator.migrateTo('0005_compact_shells')
       expect(down.error).toBeUndefined()
       expect(down.results?.map((r) => r.migrationName)).toEqual([
+        '0011_revision_payload',
         '0010_snapshot_links',
         '0009_as_registry',
         '0008_drop_trend_index',

@@ -92,7 +92,7 @@ async function idleEngine(migrate: Migrate | undefined): Promise<PooledEngine | 
 async function freshEngine(): Promise<PooledEngine> {
   const fresh: PooledEngine = { engine: undefined as unknown as PgliteEngine, events: undefined }
   fresh.engine = await startTemplateEngine({
-    notify: (channel) => fresh.events?.notify(channel),
+    notify: (channel, payload) => fresh.events?.notify(channel, payload),
     lost: (error) => fresh.events?.lost(error),
   })
   emptyFingerprint ??= fingerprint(fresh.engine)
