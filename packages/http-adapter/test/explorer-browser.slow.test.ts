@@ -25,8 +25,12 @@ let context: BrowserContext
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true })
   console.log(`explorer screenshots: ${ARTIFACTS}`)
-  server = await startSeededServer()
-  browser = await launchChromium()
+  // Side by side (seeding waits on PGlite's thread, the launch on Chromium's processes), both
+  // settled before a failure is thrown, so afterAll closes whichever started.
+  const [seeded, launched] = await Promise.allSettled([startSeededServer(), launchChromium()])
+  if (seeded.status === 'fulfilled') server = seeded.value
+  if (launched.status === 'fulfilled') browser = launched.value
+  for (const result of [seeded, launched]) if (result.status === 'rejected') throw result.reason
   context = browser.context
 }, 180_000)
 
