@@ -197,4 +197,15 @@ describe('seedRun', () => {
     const draws = new Set(Array.from({ length: 5 }, () => seedRun('t', 1, {})[0]))
     expect(draws.size).toBeGreaterThan(1)
   })
+  it.each(['', ' ', 'abc', '1e3', '-1', '1.5', '0x10', '2147483648', '99999999999999999999'])(
+    'refuses KCORE_TEST_SEED=%j, as rotatingSample does',
+    (seed) => {
+      const env = { KCORE_TEST_LEVEL: 'all', KCORE_TEST_SEED: seed }
+      expect(() => seedRun('t', 1, env)).toThrow(/KCORE_TEST_SEED must be an integer/)
+      expect(() => rotatingSample('t', ['a', 'b', 'c'], 1, env)).toThrow(/KCORE_TEST_SEED/)
+    },
+  )
+  it.each(['0', '7', ' 42 ', '2147483647'])('takes KCORE_TEST_SEED=%j', (seed) => {
+    expect(seedRun('t', 1, { KCORE_TEST_SEED: seed })[0]).toBe(1 + (Number(seed) % 100_000))
+  })
 })

@@ -92,9 +92,20 @@ export function rotatingSample<T>(
   return chosen.map((i) => cases[i]!)
 }
 
-/** The run's seed for samples and model runs: `KCORE_TEST_SEED` (CI pins it), else a fresh draw. */
+/**
+ * The run's seed for samples and model runs: `KCORE_TEST_SEED` (CI pins it), else a fresh draw.
+ * A setting that is no integer from 0 to 2^31 - 1 is refused: as a number it would be NaN, and
+ * every run would quietly take the same cases.
+ */
 function runSeed(env: Record<string, string | undefined>): number {
-  return Number(env.KCORE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  const text = env.KCORE_TEST_SEED
+  if (text === undefined) return Math.floor(Math.random() * 2 ** 31)
+  const seed = Number(text)
+  if (!/^\d+$/.test(text.trim()) || seed >= 2 ** 31)
+    throw new RangeError(
+      `KCORE_TEST_SEED must be an integer from 0 to 2147483647, got ${JSON.stringify(text)}`,
+    )
+  return seed
 }
 
 /**

@@ -4,4 +4,7 @@
 import fc from 'fast-check'
 
 const seed = process.env.FC_SEED
+// fast-check takes any number; NaN from a mistyped setting would pin nothing that repeats.
+if (seed !== undefined && !Number.isSafeInteger(Number(seed.trim() || Number.NaN)))
+  throw new RangeError(`FC_SEED must be an integer, got ${JSON.stringify(seed)}`)
 if (seed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: Number(seed) })
