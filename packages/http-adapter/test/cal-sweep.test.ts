@@ -148,7 +148,6 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
       fc.asyncProperty(recurrence, zone, fc.boolean(), async (rec, timezone, allDay) => {
         const body = { title: 'Hostile', ...DAY, timezone, all_day: allDay, recurrence: rec }
         const what = `POST ${JSON.stringify(body).slice(0, 300)}`
-        const began = performance.now()
         const res = await t.call('POST', '/events', { body, token: true })
         if (res.status === 201) {
           await expectListsServe(what)
@@ -162,8 +161,6 @@ describe.each(testDatabases())('calendar sweep on $name', ({ open }) => {
           expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(400)
           expect(Object.keys(res.body.data.params), what).toEqual(['recurrence'])
         }
-        // A hang guard, not a benchmark (bench/series.ts measures): none takes seconds.
-        expect(performance.now() - began, what).toBeLessThan(10_000)
       }),
       { numRuns: RUNS * 5 },
     )

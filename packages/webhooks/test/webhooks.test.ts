@@ -530,12 +530,11 @@ describe.each(testDatabases())('webhooks on $name', ({ open }) => {
     await receive(() => 'hang')
     await subscribe('/a', ['event.created'])
     await commit('event.created', { id: 1 })
-    const s = sender({ timeoutMs: 30_000 })
+    // A request timeout far past the test's own: a close that waited for it would time out.
+    const s = sender({ timeoutMs: 3_600_000 })
     s.start()
     await receiver!.until((r) => r.length === 1)
-    const started = Date.now()
     await s.close()
-    expect(Date.now() - started).toBeLessThan(5000)
     expect(await messages()).toEqual([
       expect.objectContaining({ status: 'pending', attempts: 0, lease: null, locked_until: null }),
     ])
