@@ -36,12 +36,16 @@ export async function planEventList(
   for (const f of filters) f.check(filter)
   const { limit, offset } = pageOf(filter)
   const active: ActiveFilter[] = []
+  let none = false
   for (const f of filters) {
     const pending = f.activate(filter, context)
     // Most filters resolve without I/O: no await (and no microtask) for them.
     const resolved = pending instanceof Promise ? await pending : pending
-    if (resolved === NO_MATCH) return null
-    if (resolved) active.push(resolved)
+    // Every filter still resolves: a later one naming an unknown term is refused whatever
+    // the answer would be (`include=` empty and `categories=0` is a 400, not an empty list).
+    if (resolved === NO_MATCH) none = true
+    else if (resolved) active.push(resolved)
   }
+  if (none) return null
   return { filters: active, stickyFirst: filter.sticky_first === true, limit, offset }
 }

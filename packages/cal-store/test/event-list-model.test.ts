@@ -385,6 +385,21 @@ describe.each(testDatabases())('event list model on $name', ({ name, open }) => 
     expect([...used].sort()).toEqual(EVENT_FILTERS.map((f) => f.name).sort())
   })
 
+  // Found by the property below (seed 1391681380): the plan stopped at the first filter that
+  // matches nothing, so a later unknown term went unreported where SQL refuses it.
+  it.each([
+    [{ include: [], categories: [0] }, 'categories'],
+    [{ status: [], tags: [999_999] }, 'tags'],
+  ] as const)(
+    'refuses an unknown term even when another filter matches nothing: %j',
+    async (filter, field) => {
+      const view = await viewNow(db, createEventListModel())
+      await expect(
+        listEvents(db, { ...filter, limit: 1, offset: 0 } as never, view),
+      ).rejects.toMatchObject({ name: 'CalUnknownReferenceError', field })
+    },
+  )
+
   it('answers every filter as a fresh model and SQL do, across writes, truncates and a trimmed history', async () => {
     const model = createEventListModel()
     const data = fc.record({
