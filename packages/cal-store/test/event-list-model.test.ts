@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_FILTERS } from '../src/event-filters/filter-list.js'
-import { type EventListView, listEvents } from '../src/event-list.js'
+import { type EventListView, listEvents, ModelMoved } from '../src/event-list.js'
 import { createEventListModel, type EventListModel } from '../src/event-list-model.js'
 import { planEventList } from '../src/event-list-plan.js'
 import {
@@ -543,7 +543,12 @@ describe.runIf(pgUrl)('event list model under concurrent writers (PostgreSQL)', 
             .execute(async (trx) => {
               const view = await model.exactly(await queryRevision(trx), trx)
               const filter = filters[(r + lists) % filters.length] as EventListFilter
-              if (view) await listEvents(trx, filter, view)
+              // A model that moves on mid-list refuses to answer for the old revision; the store
+              // then reads the list again (`eventList` in create-cal-store.ts), so does this loop.
+              if (view)
+                await listEvents(trx, filter, view).catch((error: unknown) => {
+                  if (!(error instanceof ModelMoved)) throw error
+                })
             })
           lists++
           // Leave the writers room: four readers in a tight loop starve them on a busy machine.
