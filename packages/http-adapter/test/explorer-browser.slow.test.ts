@@ -19,24 +19,33 @@ import { type SeededServer, startSeededServer } from './explorer-server.js'
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/explorer/', import.meta.url))
 
 let server: SeededServer
+/** A server over a store with no snapshot. */
+let empty: SeededServer
 let browser: Awaited<ReturnType<typeof launchChromium>>
 let context: BrowserContext
 
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true })
   console.log(`explorer screenshots: ${ARTIFACTS}`)
-  // Side by side (seeding waits on PGlite's thread, the launch on Chromium's processes), both
+  // Side by side (seeding waits on PGlite's thread, the launch on Chromium's processes), all
   // settled before a failure is thrown, so afterAll closes whichever started.
-  const [seeded, launched] = await Promise.allSettled([startSeededServer(), launchChromium()])
+  const started = await Promise.allSettled([
+    startSeededServer(),
+    startSeededServer({ seed: false }),
+    launchChromium(),
+  ])
+  const [seeded, unseeded, launched] = started
   if (seeded.status === 'fulfilled') server = seeded.value
+  if (unseeded.status === 'fulfilled') empty = unseeded.value
   if (launched.status === 'fulfilled') browser = launched.value
-  for (const result of [seeded, launched]) if (result.status === 'rejected') throw result.reason
+  for (const result of started) if (result.status === 'rejected') throw result.reason
   context = browser.context
 }, 180_000)
 
 afterAll(async () => {
   await browser?.close()
   await server?.close()
+  await empty?.close()
 })
 
 const withoutReference = (held: Held) => {
@@ -214,25 +223,20 @@ describe('the trend explorer in Chromium', () => {
   }, 60_000)
 
   it('shows an empty store as such, with empty charts and no script error', async () => {
-    const empty = await startSeededServer({ seed: false })
-    try {
-      const page = await context.newPage()
-      const problems: string[] = []
-      page.on('pageerror', (error) => problems.push(String(error)))
-      await page.goto(`${empty.url}/?asns=3356&ip_version=ipv6`)
-      await page.waitForSelector('#status[data-state="ready"]')
-      expect(await page.textContent('#status')).toContain('No snapshot stored yet')
-      await page.waitForSelector('#snapshot-chart[data-state="ready"]')
-      const held = await chartPoints(page, ['max shell index'])
-      expect(held).toEqual({ 'max shell index': [] })
-      const unknown = await (await fetch(`${empty.url}/api/trends/3356?ip_version=ipv6`)).json()
-      expect(await page.textContent('#asn-error')).toBe(`AS3356: ${unknown.message}`)
-      expect(problems).toEqual([])
-      await shot(page, '9-empty-store')
-      await page.close()
-    } finally {
-      await empty.close()
-    }
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(String(error)))
+    await page.goto(`${empty.url}/?asns=3356&ip_version=ipv6`)
+    await page.waitForSelector('#status[data-state="ready"]')
+    expect(await page.textContent('#status')).toContain('No snapshot stored yet')
+    await page.waitForSelector('#snapshot-chart[data-state="ready"]')
+    const held = await chartPoints(page, ['max shell index'])
+    expect(held).toEqual({ 'max shell index': [] })
+    const unknown = await (await fetch(`${empty.url}/api/trends/3356?ip_version=ipv6`)).json()
+    expect(await page.textContent('#asn-error')).toBe(`AS3356: ${unknown.message}`)
+    expect(problems).toEqual([])
+    await shot(page, '9-empty-store')
+    await page.close()
   }, 60_000)
 
   it('shows the hovered date and each series value in the legend', async () => {
