@@ -36,6 +36,10 @@ import {
 //   BYSETPOS goes only to MONTHLY rules without BYHOUR and BYMONTHDAY (BYDAY sets like "last
 //   weekday of the month"). The fast path is checked against
 //   rrule-temporal for the rest by the property below.
+// - negative BYSETPOS: ical.js 2.2.1 never picks the month's first day with one
+//   (MONTHLY;BYDAY=SU;BYSETPOS=-5 skips 2025-06-01 and 2026-03-01, which rrule-temporal and this
+//   module give; found by the flake run's seed 1082710700). The rrule-temporal property keeps
+//   negative positions.
 // - negative BYMONTHDAY in DAILY/HOURLY rules: ical.js 2.2.1 runs out of memory on them.
 // - EXDATEs naming no occurrence are kept out of ical.js's input (`oracle`): ical.js 2.2.1
 //   then skips the EXDATE after them.
@@ -173,8 +177,12 @@ function ruleArb(allDay: boolean, ical: boolean) {
         allDay || freq === 'YEARLY' || (ical && (freq === 'HOURLY' || freq === 'MONTHLY'))
           ? fc.constant(null)
           : fc.option(subset([0, 1, 2, 3, 10, 23], 2), { freq: 4 }),
+      // ical.js 2.2.1's negative BYSETPOS never picks a month's first day: positive ones only.
       bySetPos: fc.option(
-        fc.uniqueArray(fc.constantFrom(1, 2, 3, -1, -2), { minLength: 1, maxLength: 2 }),
+        fc.uniqueArray(fc.constantFrom(...(ical ? [1, 2, 3] : [1, 2, 3, -1, -2])), {
+          minLength: 1,
+          maxLength: 2,
+        }),
         { freq: 3 },
       ),
       // ical.js mishandles these too; rrule-temporal is the reference for them.
