@@ -14,6 +14,8 @@ main(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  // What was run (`bin/kcore.js` or this file), with the same Node flags.
+  self: [process.execPath, ...process.execArgv, process.argv[1] ?? ''],
 }).then((code) => {
   process.exitCode = code
 })

@@ -2,7 +2,15 @@ import { access } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { DataDirLockedError, errorText } from '@kcore/db'
 import { type IpVersion, parseSnapshotFileName } from '@kcore/engine'
-import { type Config, ConfigError, type ConfigFlags, loadConfig, openStores } from '@kcore/service'
+import {
+  type Config,
+  ConfigError,
+  type ConfigFlags,
+  createLogger,
+  loadConfig,
+  openStores,
+  seedEmptyStores,
+} from '@kcore/service'
 import { ingestFile, isCalendarDate, KcoreConfigError } from '@kcore/store'
 import { Command, CommanderError, Option } from 'commander'
 import pkg from '../package.json' with { type: 'json' }
@@ -21,6 +29,11 @@ export interface CliIo {
   env: Record<string, string | undefined>
   stdout: { isTTY?: boolean; write(text: string): unknown }
   stderr: { write(text: string): unknown }
+  /**
+   * The command line that runs this command again (`bin.ts` gives it): `serve` seeds a fresh
+   * embedded data directory in such a child `kcore seed`. Without it, `serve` seeds in-process.
+   */
+  self?: readonly string[]
 }
 
 const IP_VERSIONS = ['ipv4', 'ipv6', 'both'] as const
@@ -112,7 +125,24 @@ function buildProgram(io: CliIo, done: (code: number) => void): Command {
     if (opts.seed === true) opts.seed = undefined
     const config = configFrom(io, opts)
     await assertPortFree(config.host, config.port)
-    await runServer(config)
+    await runServer(config, { self: io.self })
+    done(EXIT.ok)
+  })
+
+  databaseOptions(
+    program
+      .command('seed')
+      .description('Load the sample data into empty stores (what `serve` does on a first start).'),
+  ).action(async (opts) => {
+    const config = configFrom(io, opts)
+    const { database, kcore, cal } = await openStores(config)
+    try {
+      const log = createLogger(config.logLevel)
+      const { seedDir, seedNames } = config
+      await seedEmptyStores({ kcore, cal }, { seedDir, seedNames, now: new Date(), log })
+    } finally {
+      await database.close()
+    }
     done(EXIT.ok)
   })
 

@@ -1,6 +1,8 @@
 import { listen, type NodeListener } from '@kcore/http-adapter/node'
 import { type Config, createApp, createLogger } from '@kcore/service'
 import { listenError } from './port-check.js'
+import { seedInChild } from './seed-child.js'
+import { clusterExists } from './usage-error.js'
 
 /** How long a shutdown waits for requests still running before it closes the database. */
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -17,13 +19,26 @@ const FLUSH_GRACE_MS = 1_000
  * The signals are handled from the start: one that comes while the database opens (a
  * supervisor giving up on a slow start) or as the port opens closes the database once it is
  * open, where it used to kill the process mid-start, silently; a second one kills it at once.
+ *
+ * Given `self` (how to run this command again), a fresh embedded data directory is seeded by a
+ * child process first ({@link seedInChild}); without it, `createApp` seeds in this process.
  */
-export async function runServer(config: Config): Promise<void> {
+export async function runServer(
+  config: Config,
+  options: { self?: readonly string[] | undefined } = {},
+): Promise<void> {
   const log = createLogger(config.logLevel)
   const signal = firstSignal(['SIGTERM', 'SIGINT'])
   try {
     // Debug only: a start refused at once (a data directory in use) prints one line.
     log.debug('starting', { database: config.databaseUrl ? 'postgres' : 'pglite' })
+    if (options.self && config.seed && !config.databaseUrl && !clusterExists(config.dataDir)) {
+      await seedInChild(options.self, config, signal.next, log)
+      if (signal.received) {
+        log.info('shutting down', { signal: signal.received, running: 0 })
+        return
+      }
+    }
     const app = await createApp(config, log)
     if (signal.received) {
       log.info('shutting down', { signal: signal.received, running: 0 })

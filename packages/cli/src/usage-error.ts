@@ -6,14 +6,16 @@ export class UsageError extends Error {}
 
 /**
  * Read-only commands open existing data only: an embedded database directory that holds no
- * PostgreSQL cluster (PGlite writes `PG_VERSION` when it creates one) is a mistyped path, not
- * an invitation to create a database there.
+ * cluster is a mistyped path, not an invitation to create a database there.
  */
 export function assertDatabaseExists(config: { databaseUrl?: string; dataDir: string }): void {
   if (config.databaseUrl) return
-  if (!existsSync(join(config.dataDir, 'PG_VERSION')))
+  if (!clusterExists(config.dataDir))
     throw new UsageError(
       `no kcore database in ${config.dataDir} (give --data-dir or --database-url of one that ` +
         'exists; `kcore ingest` or `kcore serve` creates it)',
     )
 }
+
+/** True when `dataDir` holds an embedded database (PGlite writes `PG_VERSION` creating one). */
+export const clusterExists = (dataDir: string) => existsSync(join(dataDir, 'PG_VERSION'))

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { emptyCluster } from '@kcore/db/testing'
@@ -58,5 +58,15 @@ describe('first start: AS names from the shipped slice', () => {
   it('imports nothing when KCORE_SEED_NAMES is false', async () => {
     const { get } = await start('skipped', { KCORE_SEED_NAMES: 'false' })
     expect((await get('/api/asns/13335')).status).toBe(404)
+  })
+
+  it('stops the start naming a sample it cannot ingest', async () => {
+    const seedDir = join(dir, 'bad-samples')
+    await mkdir(seedDir)
+    const file = join(seedDir, '20240101.as-rel.txt')
+    await writeFile(file, 'not a CAIDA line\n')
+    await expect(start('bad', { KCORE_SEED_DIR: seedDir })).rejects.toThrow(
+      `seeding ${file}: line 1: expected`,
+    )
   })
 })

@@ -44,7 +44,9 @@ export async function seedEmptyStores(
       .filter((name) => parseSnapshotFileName(name))
       .sort()
     for (const name of files) {
-      const info = await ingestFile(stores.kcore, join(dir, name))
+      const info = await ingestFile(stores.kcore, join(dir, name)).catch((error: unknown) => {
+        throw new Error(`seeding ${join(dir, name)}: ${(error as Error).message}`, { cause: error })
+      })
       options.log.info('seeded snapshot', { file: name, ...info })
     }
     if (files.length === 0) options.log.warn('no sample snapshots to seed', { dir })
