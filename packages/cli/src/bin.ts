@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './v8-flags.js'
 import { main } from './program.js'
 
 // A reader that stops early (`kcore export … | head`) is not a failure: stop quietly with exit
