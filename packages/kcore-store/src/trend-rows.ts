@@ -47,10 +47,16 @@ const TILE = 1024
 export const SLICE_CELLS = 1 << 19
 
 /**
+ * ...or after this long, whichever comes first: until V8 has optimized the loop (the first
+ * rebuilds after a start) a slice of {@link SLICE_CELLS} took 50 ms and more.
+ */
+const SLICE_MS = 4
+
+/**
  * The transposition of a version's columns over `union` (the version's known ASNs, read with
  * the listing, so every column's ASNs are in it; merged from the columns when it is missing or
  * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk,
- * letting the event loop turn after every {@link SLICE_CELLS} cells. The columns never change,
+ * letting the event loop turn after every {@link SLICE_CELLS} cells or {@link SLICE_MS}. The columns never change,
  * so what runs meanwhile cannot disturb it.
  */
 export async function toRows(
@@ -68,10 +74,12 @@ export async function toRows(
   const next = new Uint32Array(n)
   const tile = new Uint32Array(TILE * n)
   let sinceTurn = 0
+  let turnedAt = performance.now()
   for (let from = 0; from < union.length; from += TILE) {
-    if (sinceTurn >= SLICE_CELLS) {
+    if (sinceTurn >= SLICE_CELLS || performance.now() - turnedAt >= SLICE_MS) {
       sinceTurn = 0
       await setImmediate()
+      turnedAt = performance.now()
     }
     const to = Math.min(from + TILE, union.length)
     transposeTile(columns, union, from, to, next, tile)
