@@ -1,9 +1,10 @@
 // The resident memory of an idle `kcore serve` on the embedded database, beside the 250 MiB
-// target: its first start on a fresh data directory (which seeds the sample data) and a
+// target: its first start on a fresh data directory (which a child `kcore seed` seeds) and a
 // restart on that directory, each left idle past the decode pool's idle stop (10 s), then
 // after 100 requests. One fresh process per start; RSS from /proc (every thread: PGlite's
-// worker included).
-//   pnpm build:changed && tsx bench/idle-server.ts   (IDLE_SECONDS=12, MALLOC_ARENA_MAX as set)
+// worker included). Both under Node's defaults and with the allocator settings `pnpm start`
+// gives (read from its script; BENCH_ENV=start or defaults for one).
+//   pnpm bench:idle-server   (IDLE_SECONDS=12)
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,9 +23,14 @@ const rssMib = (pid: number) => {
 }
 
 /** Starts the server and resolves with its port once it logs `listening`. */
-function start(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+function start(
+  dataDir: string,
+  settings: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  const { MALLOC_ARENA_MAX: _, GLIBC_TUNABLES: __, ...inherited } = process.env
+  const env = { ...inherited, ...settings, KCORE_DATA_DIR: dataDir, KCORE_PORT: '0' }
   const child = spawn(process.execPath, [bin, 'serve'], {
-    env: { ...process.env, KCORE_DATA_DIR: dataDir, KCORE_PORT: '0', KCORE_LOG_LEVEL: 'info' },
+    env: { ...env, KCORE_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   return new Promise((resolve, reject) => {
@@ -36,9 +42,13 @@ function start(dataDir: string): Promise<{ child: ChildProcess; port: number }> 
   })
 }
 
-async function measure(label: string, dataDir: string): Promise<void> {
+async function measure(
+  label: string,
+  dataDir: string,
+  settings: Record<string, string>,
+): Promise<void> {
   const started = performance.now()
-  const { child, port } = await start(dataDir)
+  const { child, port } = await start(dataDir, settings)
   const startMs = Math.round(performance.now() - started)
   await sleep(IDLE_SECONDS * 1000)
   const idle = rssMib(child.pid!)
@@ -56,13 +66,23 @@ async function measure(label: string, dataDir: string): Promise<void> {
   )
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'kcore-idle-'))
-try {
-  console.log(
-    `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '(unset)'}, idle ${IDLE_SECONDS} s`,
-  )
-  await measure('first start (seeds)', dataDir)
-  await measure('restart', dataDir)
-} finally {
-  rmSync(dataDir, { recursive: true, force: true })
+/** The `NAME=${NAME:-value}` defaults of `pnpm start`'s script. */
+const startScript: string = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).scripts.start
+const startSettings = Object.fromEntries(
+  [...startScript.matchAll(/(\w+)=\$\{\1:-([^}]+)\}/g)].map((m) => [m[1], m[2]]),
+)
+const runs = Object.entries({ defaults: {}, start: startSettings }).filter(
+  ([name]) => !process.env.BENCH_ENV || process.env.BENCH_ENV === name,
+)
+console.log(`idle ${IDLE_SECONDS} s; pnpm start sets ${JSON.stringify(startSettings)}`)
+for (const [name, settings] of runs) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kcore-idle-'))
+  try {
+    await measure(`${name}, first start (seeds)`, dataDir, settings)
+    await measure(`${name}, restart`, dataDir, settings)
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
 }
