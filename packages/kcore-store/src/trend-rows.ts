@@ -57,11 +57,12 @@ const SLICE_MS = 4
  * the listing, so every column's ASNs are in it; merged from the columns when it is missing or
  * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk,
  * letting the event loop turn after every {@link SLICE_CELLS} cells or {@link SLICE_MS}. The columns never change,
- * so what runs meanwhile cannot disturb it.
+ * so what runs meanwhile cannot disturb it. `now` is the clock of that rule (tests give one).
  */
 export async function toRows(
   columns: SnapshotColumn[],
   known: Uint32Array | undefined,
+  now: () => number = performance.now.bind(performance),
 ): Promise<VersionRows> {
   const n = columns.length
   let union = known ?? new Uint32Array(0)
@@ -74,12 +75,12 @@ export async function toRows(
   const next = new Uint32Array(n)
   const tile = new Uint32Array(TILE * n)
   let sinceTurn = 0
-  let turnedAt = performance.now()
+  let turnedAt = now()
   for (let from = 0; from < union.length; from += TILE) {
-    if (sinceTurn >= SLICE_CELLS || performance.now() - turnedAt >= SLICE_MS) {
+    if (sinceTurn >= SLICE_CELLS || now() - turnedAt >= SLICE_MS) {
       sinceTurn = 0
       await setImmediate()
-      turnedAt = performance.now()
+      turnedAt = now()
     }
     const to = Math.min(from + TILE, union.length)
     transposeTile(columns, union, from, to, next, tile)
