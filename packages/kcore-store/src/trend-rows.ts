@@ -56,8 +56,8 @@ const SLICE_MS = 4
  * The transposition of a version's columns over `union` (the version's known ASNs, read with
  * the listing, so every column's ASNs are in it; merged from the columns when it is missing or
  * does not hold them): tile by tile, each column's next ASNs placed in their slots by one walk,
- * letting the event loop turn after every {@link SLICE_CELLS} cells or {@link SLICE_MS}. The columns never change,
- * so what runs meanwhile cannot disturb it. `now` is the clock of that rule (tests give one).
+ * letting the event loop turn after every {@link SLICE_CELLS} cells or {@link SLICE_MS} (on the
+ * clock `now`). The columns never change, so what runs meanwhile cannot disturb it.
  */
 export async function toRows(
   columns: SnapshotColumn[],
