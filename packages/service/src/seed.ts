@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type CalStore, seedDemoCalendar } from '@cal/store'
+import { errorText } from '@kcore/db'
 import { parseSnapshotFileName } from '@kcore/engine'
 import { importAsRegistry, ingestFile, type KcoreStore } from '@kcore/store'
 import type { Logger } from './logger.js'
@@ -44,8 +45,9 @@ export async function seedEmptyStores(
       .filter((name) => parseSnapshotFileName(name))
       .sort()
     for (const name of files) {
-      const info = await ingestFile(stores.kcore, join(dir, name)).catch((error: unknown) => {
-        throw new Error(`seeding ${join(dir, name)}: ${(error as Error).message}`, { cause: error })
+      const file = join(dir, name)
+      const info = await ingestFile(stores.kcore, file).catch((error: unknown) => {
+        throw new Error(`seeding ${file}: ${errorText(error)}`, { cause: error })
       })
       options.log.info('seeded snapshot', { file: name, ...info })
     }
