@@ -28,9 +28,14 @@ function start(
   settings: Record<string, string>,
 ): Promise<{ child: ChildProcess; port: number }> {
   const { MALLOC_ARENA_MAX: _, GLIBC_TUNABLES: __, ...inherited } = process.env
-  const env = { ...inherited, ...settings, KCORE_DATA_DIR: dataDir, KCORE_PORT: '0' }
   const child = spawn(process.execPath, [bin, 'serve'], {
-    env: { ...env, KCORE_LOG_LEVEL: 'info' },
+    env: {
+      ...inherited,
+      ...settings,
+      KCORE_DATA_DIR: dataDir,
+      KCORE_PORT: '0',
+      KCORE_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   return new Promise((resolve, reject) => {

@@ -36,8 +36,8 @@ const LAST_MS = Date.UTC(9999, 11, 31, 9, 59, 59)
 
 /**
  * ical.js 2.2.1 holds an offset within UTC-12:00..+14:00 and wraps one beyond it by 27 h
- * (Guam's local mean time, -14:21 until 1844, reads as +12:39): such instants are checked
- * against the VTIMEZONE text instead (seed 849923299 found it).
+ * (Guam's local mean time, -14:21 until 1844, reads as +12:39): the property leaves such
+ * instants out, and an example checks the VTIMEZONE text written for one (seed 849923299).
  */
 const icalReads = (zone: string, ms: number) => {
   const seconds = offsetSecondsAt(zone, ms)

@@ -25,20 +25,26 @@ function columns(count: number, size: number): SnapshotColumn[] {
   })
 }
 
+/** `work`'s result and how many times the event loop turned while it ran. */
+async function countingTurns<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0
+  let done = false
+  const turn = () => {
+    turns++
+    if (!done) setImmediate(turn)
+  }
+  setImmediate(turn)
+  const result = await work()
+  done = true
+  return { result, turns }
+}
+
 describe('toRows', () => {
   it('lets the event loop turn while it transposes, and places every shell index', async () => {
     const count = 6
     const size = Math.ceil((3 * SLICE_CELLS) / count)
     const input = columns(count, size)
-    let turns = 0
-    let done = false
-    const turn = () => {
-      turns++
-      if (!done) setImmediate(turn)
-    }
-    setImmediate(turn)
-    const rows = await toRows(input, undefined)
-    done = true
+    const { result: rows, turns } = await countingTurns(() => toRows(input, undefined))
     // Three slices' worth of cells: at least two turns came between them.
     expect(turns).toBeGreaterThanOrEqual(2)
     const asns = [1, 4, 7, 3 * (size - 1) + 1, 3 * 12 + 1]
@@ -60,15 +66,9 @@ describe('toRows', () => {
     // loop turns between tiles, as before V8 has optimized the transposition.
     const input = columns(2, 4 * 1024)
     let clock = 0
-    let turns = 0
-    let done = false
-    const turn = () => {
-      turns++
-      if (!done) setImmediate(turn)
-    }
-    setImmediate(turn)
-    const rows = await toRows(input, undefined, () => (clock += 5))
-    done = true
+    const { result: rows, turns } = await countingTurns(() =>
+      toRows(input, undefined, () => (clock += 5)),
+    )
     expect(input.length * rows.union.length).toBeLessThan(SLICE_CELLS)
     expect(turns).toBeGreaterThanOrEqual(2)
   })
