@@ -122,6 +122,17 @@ export function embeddedServeArgs(dataDir: string): string[] {
   ]
 }
 
+/**
+ * `kcore serve` on `dataDir` as a newcomer's first start: any free port, seeding on, no
+ * scheduler, info logs (`test/first-start*.slow.test.ts`).
+ */
+export const serveFresh = (dataDir: string, env: Record<string, string> = {}) =>
+  new KcoreProcess(['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
+    KCORE_SCHEDULER_ENABLED: 'false',
+    KCORE_LOG_LEVEL: 'info',
+    ...env,
+  })
+
 /** What {@link startServer} needs. */
 export interface ServerOptions {
   databaseUrl: string
